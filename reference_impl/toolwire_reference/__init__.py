@@ -1,0 +1,1 @@
+"""toolwire's reference translator (placeholder; being written)."""
