@@ -1,0 +1,426 @@
+"""The Markdown compatibility report: `toolwire report RESULTS.jsonl [-o FILE]`.
+
+`render(results)` is a pure function of the results file (plus the corpus's feature titles, read from the
+corpus the header names): the same results always give the same bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import sys
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+LEVELS: tuple[str, ...] = ("must", "should", "may")
+AREA_ORDER: tuple[str, ...] = (
+    "tools",
+    "choice",
+    "calls",
+    "results",
+    "streams",
+    "messages",
+    "validation",
+    "text",
+)
+PASSING = frozenset({"passed", "xpassed"})
+FAILING = frozenset({"failed", "errored"})
+
+STATUS_ALL, STATUS_SOME, STATUS_NONE, STATUS_NA = "✅", "⚠️", "❌", "➖"
+
+
+class ResultsLike(Protocol):
+    """What `render` needs: `toolwire.results.Results` or anything with the same three attributes."""
+
+    header: dict[str, Any]
+    checks: list[dict[str, Any]]
+    footer: dict[str, Any] | None
+
+
+# -- small helpers ---------------------------------------------------------------------------------------
+
+
+def _cell(text: object) -> str:
+    """Text safe inside a Markdown table cell."""
+    return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+
+
+def _code(text: object) -> str:
+    """Inline code that survives backticks in `text`."""
+    s = str(text)
+    run = max((len(m) for m in re.findall(r"`+", s)), default=0)
+    ticks = "`" * (run + 1)
+    pad = " " if s.startswith("`") or s.endswith("`") else ""
+    return f"{ticks}{pad}{s}{pad}{ticks}"
+
+
+def _fence(text: str, info: str = "text") -> str:
+    """A fenced block whose fence is longer than any backtick run in `text`."""
+    run = max((len(m) for m in re.findall(r"`{3,}", text)), default=0)
+    fence = "`" * max(3, run + 1)
+    return f"{fence}{info}\n{text.rstrip(chr(10))}\n{fence}"
+
+
+def percent(passed: int, applicable: int) -> str:
+    """`passed/applicable` as a percentage that never rounds up to 100% (or down to 0%) falsely."""
+    if applicable == 0:
+        return "—"
+    if passed == applicable:
+        return "100%"
+    value = math.floor(1000 * passed / applicable) / 10
+    if passed and value == 0:
+        value = 0.1
+    return f"{value:.1f}%".replace(".0%", "%")
+
+
+def _score(passed: int, applicable: int) -> str:
+    return "—" if applicable == 0 else f"{percent(passed, applicable)} ({passed}/{applicable})"
+
+
+def _area_key(area: str) -> tuple[int, str]:
+    return (AREA_ORDER.index(area), area) if area in AREA_ORDER else (len(AREA_ORDER), area)
+
+
+@dataclass
+class Tally:
+    """Outcome counts for a set of checks, overall and per level."""
+
+    outcomes: Counter[str] = field(default_factory=Counter)
+    passed_by_level: Counter[str] = field(default_factory=Counter)
+    applicable_by_level: Counter[str] = field(default_factory=Counter)
+
+    def add(self, check: dict[str, Any]) -> None:
+        outcome = str(check.get("outcome", "errored"))
+        level = str(check.get("level", "must"))
+        self.outcomes[outcome] += 1
+        if outcome != "skipped":
+            self.applicable_by_level[level] += 1
+            if outcome in PASSING:
+                self.passed_by_level[level] += 1
+
+    @property
+    def applicable(self) -> int:
+        return sum(self.applicable_by_level.values())
+
+    @property
+    def passed(self) -> int:
+        return sum(self.passed_by_level.values())
+
+    @property
+    def status(self) -> str:
+        if self.applicable == 0:
+            return STATUS_NA
+        if self.passed == self.applicable:
+            return STATUS_ALL
+        return STATUS_NONE if self.passed == 0 else STATUS_SOME
+
+
+def _tally(checks: Iterable[dict[str, Any]]) -> Tally:
+    tally = Tally()
+    for check in checks:
+        tally.add(check)
+    return tally
+
+
+# -- feature vocabulary ------------------------------------------------------------------------------------
+
+
+def load_features(header: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The corpus's features.json as {key: entry}: from the corpus the header names, else from the bundled
+    corpus when its version is the header's, else {} (the report then shows keys only)."""
+    corpus = header.get("corpus") or {}
+    candidates: list[Path] = []
+    if isinstance(corpus.get("path"), str):
+        candidates.append(Path(corpus["path"]))
+    try:
+        from toolwire.paths import corpus_dir
+
+        bundled = corpus_dir()
+        if (bundled / "VERSION").read_text(encoding="utf-8").strip() == corpus.get("version"):
+            candidates.append(bundled)
+    except (OSError, FileNotFoundError):
+        pass
+    for root in candidates:
+        try:
+            data = json.loads((root / "features.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, list):
+            return {e["key"]: e for e in data if isinstance(e, dict) and isinstance(e.get("key"), str)}
+        if isinstance(data, dict):  # tolerate a {key: entry} spelling
+            return {k: v if isinstance(v, dict) else {} for k, v in data.items()}
+    return {}
+
+
+# -- sections ------------------------------------------------------------------------------------------------
+
+
+def _partial_reason(results: ResultsLike) -> str | None:
+    footer = results.footer
+    if not footer:
+        return "the run did not finish: the results file has no footer"
+    if footer.get("complete") is not True:
+        selection = (results.header.get("run") or {}).get("selection")
+        if selection:
+            return f"a filtered run ({_code(selection)}): not every check of the corpus was run"
+        return "the run was interrupted or incomplete: not every check of the corpus has a result"
+    return None
+
+
+def _summary(results: ResultsLike, tally: Tally) -> list[str]:
+    header = results.header
+    adapter = header.get("adapter") or {}
+    corpus = header.get("corpus") or {}
+    run = header.get("run") or {}
+    reason = _partial_reason(results)
+    implementation = " ".join(str(x) for x in (adapter.get("name"), adapter.get("version")) if x) or "unknown"
+    if adapter.get("language"):
+        implementation += f" ({adapter['language']})"
+    corpus_text = f"{corpus.get('version', '?')}, hash {_code(corpus.get('hash', '?'))}"
+    if corpus.get("interpreting_version"):
+        corpus_text += f", interpreted by INTERPRETING.md {corpus['interpreting_version']}"
+    rows = [
+        ("Implementation", _cell(implementation)),
+        ("Adapter", _code(adapter.get("spec", "?"))),
+        ("Corpus", corpus_text),
+        ("toolwire", _cell(header.get("toolwire_version", "?"))),
+        ("Date", _cell(run.get("started", "?"))),
+        ("Run", "complete" if reason is None else f"**PARTIAL**: {reason}"),
+    ]
+    lines = ["## Summary", "", "| | |", "|---|---|"]
+    lines += [f"| {k} | {v} |" for k, v in rows]
+    lines += ["", "| level | passed | applicable | score |", "|---|---:|---:|---:|"]
+    for level in LEVELS:
+        passed, applicable = tally.passed_by_level[level], tally.applicable_by_level[level]
+        lines.append(f"| {level} | {passed} | {applicable} | {percent(passed, applicable)} |")
+    counts = ", ".join(
+        f"{tally.outcomes[o]} {o}"
+        for o in ("passed", "failed", "errored", "skipped", "xfailed", "xpassed")
+        if tally.outcomes[o] or o in ("passed", "failed", "errored", "skipped")
+    )
+    lines += [
+        "",
+        f"{len(results.checks)} checks: {counts} (skipped = not applicable to this implementation).",
+    ]
+    return lines
+
+
+def _areas(results: ResultsLike, features: dict[str, dict[str, Any]]) -> list[str]:
+    by_feature: dict[str, list[dict[str, Any]]] = {}
+    for check in results.checks:
+        for key in check.get("features") or ():
+            by_feature.setdefault(str(key), []).append(check)
+    complete = _partial_reason(results) is None
+    keys = set(by_feature) | (set(features) if complete else set())
+
+    def home(key: str) -> str:
+        area = (features.get(key) or {}).get("area")
+        if isinstance(area, str):
+            return area
+        areas = sorted({str(c.get("area", "?")) for c in by_feature.get(key, ())}, key=_area_key)
+        return areas[0] if areas else key.split(".")[0]
+
+    order = {key: i for i, key in enumerate(features)}
+    rows_by_area: dict[str, list[str]] = {}
+    for key in keys:
+        rows_by_area.setdefault(home(key), []).append(key)
+    checks_by_area: dict[str, list[dict[str, Any]]] = {}
+    for check in results.checks:
+        checks_by_area.setdefault(str(check.get("area", "?")), []).append(check)
+
+    lines: list[str] = []
+    for area in sorted(set(rows_by_area) | set(checks_by_area), key=_area_key):
+        area_tally = _tally(checks_by_area.get(area, ()))
+        lines += [f"## Area: {area}", ""]
+        scores = ", ".join(
+            f"{level} {_score(area_tally.passed_by_level[level], area_tally.applicable_by_level[level])}"
+            for level in LEVELS
+        )
+        lines += [f"{area_tally.status} Checks of `cases/{area}/`: {scores}.", ""]
+        keys_here = sorted(rows_by_area.get(area, ()), key=lambda k: (order.get(k, len(order)), k))
+        if not keys_here:
+            continue
+        lines += [
+            "| | feature | checks | passed | failed | errored | skipped | must | should | may |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        for key in keys_here:
+            t = _tally(by_feature.get(key, ()))
+            title = (features.get(key) or {}).get("title")
+            name = f"{_cell(title)} ({_code(key)})" if title else _code(key)
+            not_passing = t.outcomes["failed"] + t.outcomes["xfailed"]
+            levels = " | ".join(_score(t.passed_by_level[lv], t.applicable_by_level[lv]) for lv in LEVELS)
+            lines.append(
+                f"| {t.status} | {name} | {t.applicable} | {t.passed} | {not_passing} | "
+                f"{t.outcomes['errored']} | {t.outcomes['skipped']} | {levels} |"
+            )
+        lines.append("")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _error_text(error: Any) -> str:
+    if not isinstance(error, dict):
+        return _code(json.dumps(error, ensure_ascii=False))
+    text = _code(error.get("code", "?"))
+    if error.get("path") is not None:
+        text += f" at {_code(error['path'] or '(root)')}"
+    return text
+
+
+def _failure(check: dict[str, Any]) -> list[str]:
+    outcome = check.get("outcome")
+    target = check.get("target", "?")
+    lines = [f"### {_code(check.get('id', '?'))}", ""]
+    features = ", ".join(_code(f) for f in check.get("features") or ()) or "—"
+    lines.append(f"- **{outcome}** · level **{check.get('level', '?')}** · features {features}")
+    pair = f"{check.get('source', '?')} → {target}"
+    lines.append(f"- {_code(pair)}, kind {_code(check.get('kind', '?'))}")
+    wire_valid = check.get("wire_valid")
+    if wire_valid is True:
+        lines.append(
+            f"- the output is valid for the {target} wire schema (different, but the provider accepts it)"
+        )
+    elif wire_valid is False:
+        lines.append(
+            f"- the output is **not valid** for the {target} wire schema (the provider would reject it)"
+        )
+    else:
+        lines.append(f"- wire schema: not checked (no output payload, or no {target} schema for this kind)")
+    if check.get("expected_error") is not None:
+        lines.append(f"- expected error: {_error_text(check['expected_error'])}")
+    if check.get("actual_error") is not None:
+        lines.append(f"- actual error: {_error_text(check['actual_error'])}")
+    if check.get("message"):
+        first, *rest = str(check["message"]).splitlines() or [""]
+        if rest:
+            lines += ["- message:", "", _fence(str(check["message"]))]
+        else:
+            lines.append(f"- message: {first}")
+    if check.get("wire_errors"):
+        lines += ["", "Wire-schema errors:", "", _fence("\n".join(str(e) for e in check["wire_errors"]))]
+    if check.get("diff"):
+        lines += ["", "Diff:", "", _fence(str(check["diff"]), "diff")]
+    lines.append("")
+    return lines
+
+
+def _failures(results: ResultsLike) -> list[str]:
+    failing = sorted(
+        (c for c in results.checks if c.get("outcome") in FAILING), key=lambda c: str(c.get("id"))
+    )
+    lines = ["## Failing checks", ""]
+    if not failing:
+        return lines + ["None: every applicable check passed."]
+    for check in failing:
+        lines += _failure(check)
+    lines.pop()
+    return lines
+
+
+def _known(results: ResultsLike) -> list[str]:
+    lines: list[str] = []
+    for outcome, title, note in (
+        (
+            "xpassed",
+            "Unexpected passes",
+            "listed as known failures but passed: the entry is stale, remove it",
+        ),
+        ("xfailed", "Known failures", "listed in the implementation's expectations file"),
+    ):
+        checks = sorted(
+            (c for c in results.checks if c.get("outcome") == outcome), key=lambda c: str(c.get("id"))
+        )
+        if not checks:
+            continue
+        lines += ["", f"## {title}", "", f"{len(checks)} check{'s' if len(checks) != 1 else ''} {note}.", ""]
+        for check in checks:
+            reason = f": {_cell(check['message'])}" if check.get("message") else ""
+            lines.append(f"- {_code(check.get('id', '?'))} ({check.get('level', '?')}){reason}")
+    return lines
+
+
+def _fix_first(results: ResultsLike, features: dict[str, dict[str, Any]]) -> list[str]:
+    failing: Counter[str] = Counter()
+    total: Counter[str] = Counter()
+    for check in results.checks:
+        if check.get("level") != "must" or check.get("outcome") == "skipped":
+            continue
+        for key in check.get("features") or ():
+            total[key] += 1
+            if check.get("outcome") in FAILING:
+                failing[key] += 1
+    lines = ["## Fix first", ""]
+    if not failing:
+        return lines + ["Nothing: every applicable `must` check passes."]
+    lines += ["Features with failing `must` checks, the most failures first:", ""]
+    for i, (key, count) in enumerate(sorted(failing.items(), key=lambda kv: (-kv[1], kv[0])), 1):
+        entry = features.get(key) or {}
+        title = entry.get("title")
+        name = f"**{title}** ({_code(key)})" if title else f"**{_code(key)}**"
+        lines.append(
+            f"{i}. {name}: {count} of {total[key]} `must` check{'s' if total[key] != 1 else ''} fail"
+        )
+    return lines
+
+
+def render(results: ResultsLike) -> str:
+    """The Markdown report for one results file (deterministic: no clock, stable ordering)."""
+    header = results.header or {}
+    adapter = header.get("adapter") or {}
+    features = load_features(header)
+    name = (
+        " ".join(str(x) for x in (adapter.get("name"), adapter.get("version")) if x)
+        or "unknown implementation"
+    )
+    lines = [f"# toolwire compatibility report: {name}", ""]
+    reason = _partial_reason(results)
+    if reason is not None:
+        lines += [f"> **PARTIAL**: {reason}. Scores cover only the checks that ran.", ""]
+    tally = _tally(results.checks)
+    lines += _summary(results, tally)
+    area_lines = _areas(results, features)
+    if area_lines:
+        lines += ["", *area_lines]
+    lines += ["", *_failures(results)]
+    lines += _known(results)
+    lines += ["", *_fix_first(results, features)]
+    legend = (
+        f"{STATUS_ALL} every applicable check passes · {STATUS_SOME} some pass · {STATUS_NONE} none pass · "
+        f"{STATUS_NA} not applicable. Score = passed / applicable; skipped checks are not applicable."
+    )
+    lines += ["", "---", "", legend]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`toolwire report RESULTS.jsonl [-o FILE]`: write the Markdown report (stdout by default)."""
+    parser = argparse.ArgumentParser(
+        prog="toolwire report", description="Render a Markdown compatibility report."
+    )
+    parser.add_argument("results", help="a results.jsonl file written by `toolwire run`")
+    parser.add_argument("-o", "--output", help="write the report here instead of stdout")
+    args = parser.parse_args(argv)
+    from toolwire.results import ResultsError, read_results
+
+    try:
+        results = read_results(Path(args.results))
+    except (ResultsError, OSError, ValueError) as exc:
+        print(f"toolwire report: {exc}", file=sys.stderr)
+        return 2
+    text = render(results)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
