@@ -1,0 +1,110 @@
+"""Anthropic Messages: ``{name, description, input_schema, strict}`` tools and ``tool_choice`` with
+``disable_parallel_tool_use``.
+
+Hint members (``cache_control``, ``defer_loading``, ``input_examples``, ...) are dropped on decode.
+A missing ``input_schema`` is ``payload.invalid`` (Anthropic requires it). ``disable_parallel_tool_use``
+on a ``none`` choice is dropped on encode (no call can happen, so nothing is lost).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .._json import MISSING, expect_object, invalid, json_type
+from ..choice import invalid_choice, read_flag, refuse_or_degrade
+from ..errors import fail
+from ..model import Choice, Tool
+from .common import head, read_function, schema_copy, tool_list
+
+NAME = "anthropic"
+EMPTY_INPUT_SCHEMA = {"type": "object", "properties": {}}
+
+
+def decode_tools(payload: object, profile: Mapping[str, str]) -> list[Tool]:
+    tools = []
+    for i, item in enumerate(tool_list(payload)):
+        obj = expect_object(item, (i,), "a tool")
+        kind = obj.get("type", MISSING)
+        if kind is not MISSING and kind != "custom":
+            if isinstance(kind, str):
+                raise fail(
+                    "tool.unsupported_type",
+                    f"the server tool `{kind}` has no equivalent in other dialects",
+                    (i, "type"),
+                )
+            raise invalid(f"`type` must be a string, not {json_type(kind)}", (i, "type"))
+        if "input_schema" not in obj:
+            raise invalid("a tool needs an `input_schema`", (i, "input_schema"))
+        tools.append(read_function(obj, (i,), params_key="input_schema", null_strict=False))
+    return tools
+
+
+def encode_tools(tools: list[Tool], profile: Mapping[str, str]) -> list[dict]:
+    out = []
+    for tool in tools:
+        item = head(tool)
+        item["input_schema"] = (
+            schema_copy(tool) if tool.has_parameters else dict(EMPTY_INPUT_SCHEMA, properties={})
+        )
+        if tool.strict is not MISSING:
+            item["strict"] = tool.strict
+        out.append(item)
+    return out
+
+
+def decode_tool_choice(payload: object, profile: Mapping[str, str]) -> Choice:
+    obj = expect_object(payload, (), "the tool-choice payload")
+    choice = Choice(parallel_path="/tool_choice/disable_parallel_tool_use")
+    value = obj.get("tool_choice", MISSING)
+    if value is MISSING:
+        return choice
+    if not isinstance(value, dict):
+        raise invalid_choice("`tool_choice` must be an object with a `type`", "/tool_choice")
+    kind = value.get("type")
+    if kind == "tool":
+        name = value.get("name")
+        if not isinstance(name, str) or not name:
+            raise invalid_choice("a `tool` choice needs a non-empty `name`", "/tool_choice")
+        choice.mode, choice.tools = "required", [name]
+    elif kind in ("auto", "any", "none"):
+        choice.mode = {"auto": "auto", "any": "required", "none": "none"}[kind]
+    else:
+        raise invalid_choice(f"unknown tool choice type {kind!r}", "/tool_choice")
+    disable = read_flag(value, "disable_parallel_tool_use", choice.parallel_path, null_is_absent=False)
+    if disable is not None:
+        choice.parallel = not disable
+    return choice
+
+
+def encode_tool_choice(choice: Choice, profile: Mapping[str, str]) -> dict:
+    value: dict | None = None
+    if choice.mode == "none":
+        value = {"type": "none"}
+    elif choice.mode == "auto":
+        value = {"type": "auto"}
+        if choice.tools:
+            refuse_or_degrade(
+                profile,
+                "choice.unsupported",
+                "Anthropic cannot restrict an `auto` choice to some tools",
+                choice.tools_path,
+                None,
+            )
+    elif choice.mode == "required":
+        if not choice.tools:
+            value = {"type": "any"}
+        elif len(choice.tools) == 1:
+            value = {"type": "tool", "name": choice.tools[0]}
+        else:
+            value = refuse_or_degrade(
+                profile,
+                "choice.unsupported",
+                "Anthropic can force one named tool or any tool, not a choice among several",
+                choice.tools_path,
+                {"type": "any"},
+            )
+    if choice.parallel is False:
+        value = value or {"type": "auto"}
+        if value["type"] != "none":
+            value["disable_parallel_tool_use"] = True
+    return {"tool_choice": value} if value is not None else {}

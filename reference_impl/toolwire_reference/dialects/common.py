@@ -1,0 +1,55 @@
+"""Reading and writing the fields every function-tool shape has (name, description, schema, strict)."""
+
+from __future__ import annotations
+
+from .._json import MISSING, copy_json, expect_list, optional_bool, optional_string
+from ..errors import Segments
+from ..model import SchemaOrigin, Tool
+
+
+def read_function(
+    obj: dict,
+    path: Segments,
+    *,
+    params_key: str | None,
+    null_strict: bool,
+    tool_path: Segments | None = None,
+    has_strict: bool = True,
+) -> Tool:
+    """A Tool from the object at ``path`` holding ``name``, ``description``, ``<params_key>``, ``strict``.
+
+    ``tool_path`` is the pointer of the whole tool (default ``path``), where tool-level problems point;
+    ``null_strict`` reads ``strict: null`` as absent; without ``has_strict`` the dialect has no ``strict``.
+
+    The name and the schema are kept raw: the shared validation reports their problems.
+    """
+    tool = Tool(
+        name=obj.get("name", MISSING),
+        path=path if tool_path is None else tool_path,
+        name_path=path + ("name",),
+        description=optional_string(obj, "description", path, "`description`"),
+    )
+    if has_strict:
+        tool.strict = optional_bool(obj, "strict", path, "`strict`", null_is_absent=null_strict)
+    if params_key is not None:
+        tool.parameters = obj.get(params_key, MISSING)
+        tool.params_origin = SchemaOrigin(path + (params_key,))
+    return tool
+
+
+def tool_list(payload: object) -> list:
+    """The payload of kind ``tools``: an array."""
+    return expect_list(payload, (), "the tool list")
+
+
+def head(tool: Tool) -> dict:
+    """``{"name", "description"?}`` of a validated tool."""
+    out = {"name": tool.name}
+    if tool.description is not MISSING:
+        out["description"] = tool.description
+    return out
+
+
+def schema_copy(tool: Tool) -> dict:
+    """A copy of the tool's parameter schema."""
+    return copy_json(tool.parameters)

@@ -1,0 +1,84 @@
+"""OpenAI Chat Completions: ``{"type": "function", "function": {...}}`` tools, ``tool_choice``,
+``parallel_tool_calls`` and the legacy ``function_call`` (decode only)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .._json import MISSING, expect_object, invalid
+from ..errors import fail
+from ..model import Choice, Tool
+from . import openai_common
+from .common import read_function, tool_list
+
+NAME = "openai-chat"
+_UNSUPPORTED_CHOICES = frozenset({"custom"})
+
+
+def decode_tools(payload: object, profile: Mapping[str, str]) -> list[Tool]:
+    tools = []
+    for i, item in enumerate(tool_list(payload)):
+        obj = expect_object(item, (i,), "a tool")
+        kind = obj.get("type", MISSING)
+        if kind != "function":
+            if isinstance(kind, str):
+                raise fail(
+                    "tool.unsupported_type",
+                    f"a `{kind}` tool has no equivalent in other dialects",
+                    (i, "type"),
+                )
+            raise invalid('a tool needs `type: "function"`', (i, "type"))
+        function = expect_object(obj.get("function", MISSING), (i, "function"), "`function`")
+        tools.append(
+            read_function(
+                function, (i, "function"), params_key="parameters", null_strict=True, tool_path=(i,)
+            )
+        )
+    return tools
+
+
+def encode_tools(tools: list[Tool], profile: Mapping[str, str]) -> list[dict]:
+    return [
+        {
+            "type": "function",
+            "function": openai_common.function_fields(
+                tool, profile, always_parameters=False, undeclared_strict=MISSING
+            ),
+        }
+        for tool in tools
+    ]
+
+
+def _tool_ref(name: str) -> dict:
+    return {"type": "function", "function": {"name": name}}
+
+
+def _read_ref(ref: Any) -> str | None:
+    function = ref.get("function")
+    name = function.get("name") if isinstance(function, dict) else None
+    return name if isinstance(name, str) else None
+
+
+def _allowed_members(value: dict) -> tuple[Any, Any]:
+    inner = value.get("allowed_tools")
+    return (inner.get("mode"), inner.get("tools")) if isinstance(inner, dict) else (None, None)
+
+
+def decode_tool_choice(payload: object, profile: Mapping[str, str]) -> Choice:
+    return openai_common.decode_choice(
+        payload,
+        profile,
+        read_ref=_read_ref,
+        allowed_members=_allowed_members,
+        unsupported_types=_UNSUPPORTED_CHOICES,
+        legacy=True,
+    )
+
+
+def encode_tool_choice(choice: Choice, profile: Mapping[str, str]) -> dict:
+    return openai_common.encode_choice(
+        choice,
+        tool_ref=_tool_ref,
+        allowed=lambda mode, refs: {"type": "allowed_tools", "allowed_tools": {"mode": mode, "tools": refs}},
+    )

@@ -1,0 +1,206 @@
+"""What the two OpenAI dialects share: the strict-mode schema pipeline per ``openai.strict`` profile,
+the ``strict`` flag, and the tool-choice model (strings, named function, ``allowed_tools``).
+
+Readings where RULES.md is silent:
+- ``openai.refs=inline`` applies under every ``openai.strict`` value (``as-is`` included); under
+  ``keep`` only the strict profiles check that references resolve;
+- ``strict: null`` and ``parallel_tool_calls: null`` mean "absent";
+- a source choice OpenAI cannot translate (custom or hosted tool, also inside ``allowed_tools``)
+  degrades to ``auto``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .._json import MISSING, expect_object
+from ..choice import invalid_choice, read_flag, refuse_or_degrade
+from ..model import Choice, Tool
+from ..profiles import degrading
+from ..rules import OPENAI_STRICT_FORMATS, OPENAI_STRICT_LIMITS, OPENAI_STRICT_UNSUPPORTED
+from ..schema.clasp import filter_required
+from ..schema.keywords import check_required_defined, forbid_keywords, one_of_to_any_of, prune_formats
+from ..schema.limits import check_limits
+from ..schema.nullable import nullable_to_union
+from ..schema.refs import refs_must_resolve
+from ..schema.strict import close_additional_properties, reject_nulls, require_all, require_array_items
+from ..schema.walk import RefInliner, compose, transform
+
+STRICT_PROFILES = ("all-required", "nullable-optional")
+TARGET = "OpenAI strict mode"
+EMPTY_STRICT_PARAMETERS = {"type": "object", "properties": {}, "required": [], "additionalProperties": False}
+
+
+def _openai_formats(node: dict) -> frozenset:
+    return OPENAI_STRICT_FORMATS
+
+
+def rewrite_schema(schema: dict, *, strict: str, inline: bool, degrade: bool) -> dict:
+    """The schema OpenAI receives under ``openai.strict=strict`` (raises SchemaProblem)."""
+    inliner = RefInliner(schema) if inline else None
+    if strict in STRICT_PROFILES:
+        checks = [
+            reject_nulls,
+            forbid_keywords(OPENAI_STRICT_UNSUPPORTED, degrade=degrade, target=TARGET),
+            close_additional_properties(degrade=degrade),
+            require_array_items,
+            check_required_defined(degrade=False),
+            prune_formats(_openai_formats),
+        ]
+        if not inline:
+            checks.append(refs_must_resolve(schema))
+        out = transform(
+            schema,
+            pre=compose(*checks),
+            post=compose(
+                nullable_to_union,
+                one_of_to_any_of(degrade=degrade, target=TARGET),
+                require_all(nullable_optional=strict == "nullable-optional"),
+            ),
+            inline=inliner,
+        )
+        check_limits(schema, inline=inliner, **OPENAI_STRICT_LIMITS)
+        return out
+    if strict == "off":
+        return transform(schema, pre=prune_formats(_openai_formats), post=filter_required, inline=inliner)
+    return transform(schema, inline=inliner)
+
+
+def parameters(tool: Tool, profile: Mapping[str, str], *, always: bool) -> Any:
+    """The ``parameters`` value for ``tool``; MISSING when it is left out (``always`` forbids that)."""
+    strict = profile["openai.strict"]
+    if not tool.has_parameters:
+        if strict in STRICT_PROFILES:
+            return dict(EMPTY_STRICT_PARAMETERS, properties={}, required=[])
+        return {"type": "object", "properties": {}} if always else MISSING
+    with tool.params_origin.reporting():
+        return rewrite_schema(
+            tool.parameters,
+            strict=strict,
+            inline=profile["openai.refs"] == "inline",
+            degrade=degrading(profile),
+        )
+
+
+def strict_flag(tool: Tool, profile: Mapping[str, str], *, undeclared: Any) -> Any:
+    """``strict`` per profile; under ``as-is`` the declared value, else ``undeclared`` (MISSING = omit)."""
+    strict = profile["openai.strict"]
+    if strict in STRICT_PROFILES:
+        return True
+    if strict == "off":
+        return False
+    return tool.strict if tool.strict is not MISSING else undeclared
+
+
+def function_fields(
+    tool: Tool, profile: Mapping[str, str], *, always_parameters: bool, undeclared_strict: Any
+):
+    """``{name, description?, parameters?, strict?}`` as OpenAI receives them."""
+    out = {"name": tool.name}
+    if tool.description is not MISSING:
+        out["description"] = tool.description
+    params = parameters(tool, profile, always=always_parameters)
+    if params is not MISSING:
+        out["parameters"] = params
+    flag = strict_flag(tool, profile, undeclared=undeclared_strict)
+    if flag is not MISSING:
+        out["strict"] = flag
+    return out
+
+
+# ---- tool choice -------------------------------------------------------------------------------
+
+ToolRef = Callable[[str], dict]  # name -> the dialect's reference to a function tool
+ReadRef = Callable[[Any], "str | None"]  # a reference -> the function name (None: not a function)
+
+
+def decode_choice(
+    payload: object,
+    profile: Mapping[str, str],
+    *,
+    read_ref: ReadRef,
+    allowed_members: Callable[[dict], tuple[Any, Any]],
+    unsupported_types: frozenset[str],
+    legacy: bool,
+) -> Choice:
+    """Decode ``{tool_choice?, parallel_tool_calls?, function_call? (chat only)}``."""
+    obj = expect_object(payload, (), "the tool-choice payload")
+    choice = Choice()
+    value, path = obj.get("tool_choice"), "/tool_choice"
+    if legacy and obj.get("function_call") is not None:
+        if value is not None:
+            raise invalid_choice(
+                "`tool_choice` and the legacy `function_call` are both given", "/function_call"
+            )
+        value, path = obj["function_call"], "/function_call"
+        if value == "required" or (isinstance(value, dict) and "type" in value):
+            raise invalid_choice('`function_call` is "none", "auto" or {"name": ...}', path)
+        if isinstance(value, dict):
+            value = {"type": "function", "function": value}
+    choice.path = choice.tools_path = path
+    if value is None:
+        pass
+    elif isinstance(value, str):
+        if value not in ("auto", "none", "required"):
+            raise invalid_choice(f"unknown tool choice {value!r}", path)
+        choice.mode = value
+    elif isinstance(value, dict):
+        _decode_object_choice(choice, value, path, profile, read_ref, allowed_members, unsupported_types)
+    else:
+        raise invalid_choice("the tool choice must be a string or an object", path)
+    choice.parallel = read_flag(obj, "parallel_tool_calls", "/parallel_tool_calls", null_is_absent=True)
+    return choice
+
+
+def _decode_object_choice(choice, value, path, profile, read_ref, allowed_members, unsupported_types) -> None:
+    kind = value.get("type")
+    kind = kind if isinstance(kind, str) else None
+    if kind == "function":
+        name = read_ref(value)
+        if not name:
+            raise invalid_choice("a function tool choice needs a non-empty name", path)
+        choice.mode, choice.tools = "required", [name]
+    elif kind == "allowed_tools":
+        mode, refs = allowed_members(value)
+        if mode not in ("auto", "required"):
+            raise invalid_choice('`allowed_tools` mode must be "auto" or "required"', path)
+        if not isinstance(refs, list) or not refs:
+            raise invalid_choice("`allowed_tools` needs a non-empty list of tools", path)
+        names = []
+        for ref in refs:
+            ref_type = ref.get("type") if isinstance(ref, dict) else None
+            ref_type = ref_type if isinstance(ref_type, str) else None
+            if ref_type in unsupported_types:
+                _unsupported_source(choice, profile, f"an allowed `{ref_type}` tool", path)
+                return
+            name = read_ref(ref) if ref_type == "function" else None
+            if not name:
+                raise invalid_choice("every allowed tool must be a named function tool", path)
+            names.append(name)
+        choice.mode, choice.tools = mode, names
+    elif kind in unsupported_types:
+        _unsupported_source(choice, profile, f"a `{kind}` tool choice", path)
+    else:
+        raise invalid_choice(f"unknown tool choice type {kind!r}", path)
+
+
+def _unsupported_source(choice: Choice, profile: Mapping[str, str], what: str, path: str) -> None:
+    refuse_or_degrade(profile, "choice.unsupported", f"{what} has no equivalent outside OpenAI", path, None)
+    choice.mode, choice.tools = "auto", None
+
+
+def encode_choice(choice: Choice, *, tool_ref: ToolRef, allowed: Callable[[str, list], dict]) -> dict:
+    """``{tool_choice?, parallel_tool_calls?}``: a string, the named form (one required tool), or
+    ``allowed_tools``."""
+    out: dict = {}
+    if choice.mode is not None:
+        if not choice.tools:
+            out["tool_choice"] = choice.mode
+        elif choice.mode == "required" and len(choice.tools) == 1:
+            out["tool_choice"] = tool_ref(choice.tools[0])
+        else:
+            out["tool_choice"] = allowed(choice.mode, [tool_ref(name) for name in choice.tools])
+    if choice.parallel is not None:
+        out["parallel_tool_calls"] = choice.parallel
+    return out

@@ -1,0 +1,99 @@
+"""OpenAI Responses: flat ``{"type": "function", name, description, parameters, strict}`` tools.
+
+A Responses tool without ``strict`` (or ``strict: null``) is decoded as ``strict: true``: that is
+what the Responses API applies (RULES.md: "the Responses API treats an absent strict as true").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .._json import MISSING, expect_object, invalid
+from ..errors import fail
+from ..model import Choice, Tool
+from . import openai_common
+from .common import read_function, tool_list
+
+NAME = "openai-responses"
+# Responses tool-choice forms naming a hosted, MCP or custom tool.
+_UNSUPPORTED_CHOICES = frozenset(
+    {
+        "file_search",
+        "web_search",
+        "web_search_preview",
+        "web_search_preview_2025_03_11",
+        "web_search_2025_08_26",
+        "computer_use_preview",
+        "computer_use",
+        "image_generation",
+        "code_interpreter",
+        "mcp",
+        "custom",
+        "apply_patch",
+        "shell",
+        "local_shell",
+    }
+)
+
+
+def decode_tools(payload: object, profile: Mapping[str, str]) -> list[Tool]:
+    tools = []
+    for i, item in enumerate(tool_list(payload)):
+        obj = expect_object(item, (i,), "a tool")
+        kind = obj.get("type", MISSING)
+        if kind != "function":
+            if isinstance(kind, str):
+                raise fail(
+                    "tool.unsupported_type",
+                    f"a `{kind}` tool has no equivalent in other dialects",
+                    (i, "type"),
+                )
+            raise invalid('a tool needs `type: "function"`', (i, "type"))
+        tool = read_function(obj, (i,), params_key="parameters", null_strict=True)
+        if tool.strict is MISSING:
+            tool.strict = True
+        tools.append(tool)
+    return tools
+
+
+def encode_tools(tools: list[Tool], profile: Mapping[str, str]) -> list[dict]:
+    return [
+        {
+            "type": "function",
+            **openai_common.function_fields(tool, profile, always_parameters=True, undeclared_strict=False),
+        }
+        for tool in tools
+    ]
+
+
+def _tool_ref(name: str) -> dict:
+    return {"type": "function", "name": name}
+
+
+def _read_ref(ref: Any) -> str | None:
+    name = ref.get("name")
+    return name if isinstance(name, str) else None
+
+
+def _allowed_members(value: dict) -> tuple[Any, Any]:
+    return value.get("mode"), value.get("tools")
+
+
+def decode_tool_choice(payload: object, profile: Mapping[str, str]) -> Choice:
+    return openai_common.decode_choice(
+        payload,
+        profile,
+        read_ref=_read_ref,
+        allowed_members=_allowed_members,
+        unsupported_types=_UNSUPPORTED_CHOICES,
+        legacy=False,
+    )
+
+
+def encode_tool_choice(choice: Choice, profile: Mapping[str, str]) -> dict:
+    return openai_common.encode_choice(
+        choice,
+        tool_ref=_tool_ref,
+        allowed=lambda mode, refs: {"type": "allowed_tools", "mode": mode, "tools": refs},
+    )

@@ -1,0 +1,87 @@
+"""The canonical model in memory: tools and tool choices, with where each part came from.
+
+Every canonical value remembers its source pointers, so a problem found later (validation, target
+rules, schema rewrites) is reported at a JSON Pointer into the *source* payload.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._json import MISSING
+from .errors import SchemaProblem, Segments, TranslationError, pointer
+
+SegmentMapper = Callable[[Any, "str | int"], "str | int"]
+
+
+@dataclass(frozen=True)
+class SchemaOrigin:
+    """Where a tool's parameter schema sits in the source payload.
+
+    ``source`` and ``mapper`` are set when decoding renamed members (Gemini snake_case): ``locate``
+    then walks the source schema to spell each segment as the source did.
+    """
+
+    base: Segments
+    source: Any = None
+    mapper: SegmentMapper | None = None
+
+    def locate(self, rel: Segments) -> str:
+        """The source pointer of a path relative to the decoded schema."""
+        if self.mapper is None:
+            return pointer(self.base + tuple(rel))
+        node, out = self.source, list(self.base)
+        for seg in rel:
+            seg = self.mapper(node, seg)
+            out.append(seg)
+            if isinstance(node, dict):
+                node = node.get(seg)
+            elif isinstance(node, list) and isinstance(seg, int) and seg < len(node):
+                node = node[seg]
+            else:
+                node = None
+        return pointer(out)
+
+    @contextmanager
+    def reporting(self) -> Iterator[None]:
+        """Turn a SchemaProblem raised inside the block into a TranslationError at its source path."""
+        try:
+            yield
+        except SchemaProblem as problem:
+            raise TranslationError(problem.code, problem.message, self.locate(problem.rel)) from None
+
+
+@dataclass
+class Tool:
+    """A canonical tool. ``parameters`` is MISSING when absent; it is the raw value until validated."""
+
+    name: Any
+    path: Segments
+    name_path: Segments
+    description: Any = MISSING
+    parameters: Any = MISSING
+    params_origin: SchemaOrigin = field(default_factory=lambda: SchemaOrigin(()))
+    strict: Any = MISSING
+
+    @property
+    def has_parameters(self) -> bool:
+        return self.parameters is not MISSING
+
+
+@dataclass
+class Choice:
+    """A canonical tool choice: ``mode`` None means "not specified"; ``tools`` restricts the choice.
+
+    ``path`` is the member carrying the choice, ``tools_path`` the member carrying the tool names,
+    ``parallel_path`` the member carrying the parallel setting (all JSON Pointers into the source).
+    """
+
+    mode: str | None = None
+    tools: list[str] | None = None
+    parallel: bool | None = None
+    path: str = "/tool_choice"
+    tools_path: str = "/tool_choice"
+    parallel_path: str = "/parallel_tool_calls"

@@ -1,0 +1,32 @@
+"""Resolving a caller's profile dict against the defaults of corpus/profiles.json.
+
+An unknown key or value is a programming error of the caller, not a translation refusal: it raises
+``ValueError`` (the harness never sends one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .rules import PROFILE_DEFAULTS, PROFILE_VALUES
+
+Profile = dict[str, str]
+
+
+def resolve_profile(profile: Mapping[str, str] | None) -> Profile:
+    """Return the full profile: ``profile`` overlaid on the defaults, every key and value checked."""
+    resolved = dict(PROFILE_DEFAULTS)
+    for key, value in (profile or {}).items():
+        if key not in PROFILE_VALUES:
+            raise ValueError(f"unknown profile key {key!r}; known keys: {', '.join(PROFILE_VALUES)}")
+        if value not in PROFILE_VALUES[key]:
+            raise ValueError(
+                f"unknown value {value!r} for profile key {key!r}; values: {', '.join(PROFILE_VALUES[key])}"
+            )
+        resolved[key] = value
+    return resolved
+
+
+def degrading(profile: Mapping[str, str]) -> bool:
+    """True when constructs the target cannot express are degraded instead of refused."""
+    return profile.get("unsupported") == "degrade"

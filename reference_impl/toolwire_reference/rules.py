@@ -1,0 +1,150 @@
+"""Every provider rule the reference needs, as data, in one place.
+
+Kept in sync with ``corpus/profiles.json`` and ``corpus/dialects/*.json`` (a test compares them).
+"""
+
+from __future__ import annotations
+
+DIALECTS = ("canonical", "openai-chat", "openai-responses", "anthropic", "gemini")
+KINDS = ("tools", "tool_choice")
+
+# Tool-name rule per target dialect (canonical: any non-empty string).
+TOOL_NAME_PATTERNS: dict[str, str] = {
+    "canonical": r"^[\s\S]+$",
+    "openai-chat": r"^[a-zA-Z0-9_-]{1,64}$",
+    "openai-responses": r"^[a-zA-Z0-9_-]{1,128}$",
+    "anthropic": r"^[a-zA-Z0-9_-]{1,64}$",
+    "gemini": r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$",
+}
+
+# Profiles (corpus/profiles.json): every key, its values, its default.
+PROFILE_VALUES: dict[str, tuple[str, ...]] = {
+    "openai.strict": ("as-is", "all-required", "nullable-optional", "off"),
+    "openai.refs": ("keep", "inline"),
+    "gemini.schema": ("openapi", "json-schema"),
+    "unsupported": ("error", "degrade"),
+    "tool.description": ("optional", "required"),
+}
+PROFILE_DEFAULTS: dict[str, str] = {
+    "openai.strict": "as-is",
+    "openai.refs": "keep",
+    "gemini.schema": "openapi",
+    "unsupported": "error",
+    "tool.description": "optional",
+}
+
+JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
+
+# OpenAI strict mode (Structured Outputs "Supported schemas").
+OPENAI_STRICT_LIMITS = {"max_depth": 10, "max_properties": 5000, "max_enum_values": 1000}
+OPENAI_STRICT_FORMATS = frozenset(
+    {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+)
+OPENAI_STRICT_UNSUPPORTED = (
+    "allOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+    "patternProperties",
+)
+
+# CLASP's "optional" heuristics (openai.strict=off), plus "only provide" (see RULES.md).
+CLASP_OPTIONAL_PHRASES = (
+    "optional",
+    "defaults to",
+    "if not specified",
+    "set to true to",
+    "set to false to",
+    "if provided",
+    "when provided",
+    "can be omitted",
+    "not required",
+    "only provide",
+)
+
+# Gemini `parameters` (OpenAPI 3.0 subset).
+GEMINI_KEPT_KEYWORDS = frozenset(
+    {
+        "type",
+        "format",
+        "title",
+        "description",
+        "nullable",
+        "enum",
+        "items",
+        "minItems",
+        "maxItems",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minimum",
+        "maximum",
+        "properties",
+        "required",
+        "minProperties",
+        "maxProperties",
+        "propertyOrdering",
+        "anyOf",
+        "default",
+        "example",
+    }
+)
+# Removed silently (with every keyword JSON Schema does not define).
+GEMINI_REMOVED_KEYWORDS = (
+    "additionalProperties",
+    "$schema",
+    "$id",
+    "$comment",
+    "$anchor",
+    "strict",
+    "examples",
+    "readOnly",
+    "writeOnly",
+    "deprecated",
+    "contentEncoding",
+    "contentMediaType",
+)
+GEMINI_REWRITTEN_KEYWORDS = frozenset({"oneOf", "const"})  # turned into kept keywords
+GEMINI_UNSUPPORTED_KEYWORDS = (
+    "allOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "patternProperties",
+    "dependentRequired",
+    "dependentSchemas",
+    "uniqueItems",
+    "multipleOf",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "prefixItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "propertyNames",
+)
+GEMINI_FORMATS = {
+    "string": frozenset({"date-time", "enum"}),
+    "integer": frozenset({"int32", "int64"}),
+    "number": frozenset({"float", "double"}),
+}
+# Gemini accepts proto-JSON snake_case field names too; decoding maps them to the camelCase keywords.
+GEMINI_SCHEMA_ALIASES = {
+    "any_of": "anyOf",
+    "min_items": "minItems",
+    "max_items": "maxItems",
+    "min_length": "minLength",
+    "max_length": "maxLength",
+    "min_properties": "minProperties",
+    "max_properties": "maxProperties",
+    "property_ordering": "propertyOrdering",
+}
+GEMINI_INT64_KEYWORDS = frozenset(
+    {"minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties"}
+)

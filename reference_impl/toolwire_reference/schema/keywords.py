@@ -1,0 +1,93 @@
+"""Generic keyword-level node functions shared by the OpenAI and Gemini rewrites."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable
+
+from ..errors import SchemaProblem, Segments
+from .walk import NodeFn
+
+
+def forbid_keywords(names: Iterable[str], *, degrade: bool, target: str) -> NodeFn:
+    """Refuse (``schema.unsupported_keyword``) or, degrading, drop every keyword of ``names``."""
+    banned = tuple(names)
+
+    def fn(node: dict, rel: Segments) -> dict:
+        found = [k for k in node if k in banned]
+        if not found:
+            return node
+        if not degrade:
+            raise SchemaProblem(
+                "schema.unsupported_keyword",
+                f"`{found[0]}` cannot be expressed for {target}",
+                rel + (found[0],),
+            )
+        return {k: v for k, v in node.items() if k not in banned}
+
+    return fn
+
+
+def keep_only(keywords: Collection[str]) -> NodeFn:
+    """Silently drop every keyword outside ``keywords``."""
+
+    def fn(node: dict, rel: Segments) -> dict:
+        if all(k in keywords for k in node):
+            return node
+        return {k: v for k, v in node.items() if k in keywords}
+
+    return fn
+
+
+def check_required_defined(*, degrade: bool) -> NodeFn:
+    """``required`` naming a property ``properties`` lacks: refused, or (degrading) the name dropped."""
+
+    def fn(node: dict, rel: Segments) -> dict:
+        required = node.get("required")
+        if not isinstance(required, list):
+            return node
+        props = node.get("properties")
+        defined = props if isinstance(props, dict) else {}
+        undefined = [i for i, name in enumerate(required) if name not in defined]
+        if not undefined:
+            return node
+        if not degrade:
+            i = undefined[0]
+            raise SchemaProblem(
+                "schema.required_not_in_properties",
+                f"`required` names {required[i]!r}, which `properties` does not define",
+                rel + ("required", i),
+            )
+        return {**node, "required": [n for n in required if n in defined]}
+
+    return fn
+
+
+def one_of_to_any_of(*, degrade: bool, target: str) -> NodeFn:
+    """``oneOf`` -> ``anyOf`` (a node with both cannot be merged: refused, or ``oneOf`` dropped)."""
+
+    def fn(node: dict, rel: Segments) -> dict:
+        if "oneOf" not in node:
+            return node
+        rest = {k: v for k, v in node.items() if k != "oneOf"}
+        if "anyOf" in node:
+            if not degrade:
+                raise SchemaProblem(
+                    "schema.unsupported_keyword",
+                    f"`oneOf` next to `anyOf` cannot be expressed for {target}",
+                    rel + ("oneOf",),
+                )
+            return rest
+        return {**rest, "anyOf": node["oneOf"]}
+
+    return fn
+
+
+def prune_formats(allowed: Callable[[dict], Collection[str]]) -> NodeFn:
+    """Remove ``format`` when it is not in ``allowed(node)``."""
+
+    def fn(node: dict, rel: Segments) -> dict:
+        if "format" not in node or node["format"] in allowed(node):
+            return node
+        return {k: v for k, v in node.items() if k != "format"}
+
+    return fn

@@ -1,0 +1,53 @@
+"""Shared validation of canonical tools (made once, whatever the source and the target)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from ._json import MISSING, json_type
+from .errors import fail
+from .model import Tool
+from .rules import TOOL_NAME_PATTERNS
+from .schema.checks import check_schema
+
+
+def name_is_valid(name: str, target: str) -> bool:
+    """True when ``name`` satisfies the target dialect's tool-name rule."""
+    return re.fullmatch(TOOL_NAME_PATTERNS[target], name) is not None
+
+
+def validate_tools(tools: list[Tool], target: str, profile: Mapping[str, str]) -> None:
+    """Raise the first problem, tool by tool: name (missing, target rule, duplicate), description,
+    parameters (not an object), schema (root object, type names, shape)."""
+    seen: set[str] = set()
+    for tool in tools:
+        if not isinstance(tool.name, str):
+            what = "no name" if tool.name is MISSING else f"a {json_type(tool.name)} name"
+            raise fail(
+                "tool.missing_name", f"the tool has {what}; a tool needs a string name", tool.name_path
+            )
+        if not name_is_valid(tool.name, target):
+            rule = TOOL_NAME_PATTERNS[target]
+            raise fail(
+                "tool.invalid_name",
+                f"tool name {tool.name!r} does not match {target}'s rule {rule}",
+                tool.name_path,
+            )
+        if tool.name in seen:
+            raise fail(
+                "tool.duplicate_name", f"a tool named {tool.name!r} is already defined", tool.name_path
+            )
+        seen.add(tool.name)
+        if profile.get("tool.description") == "required" and not tool.description:
+            raise fail("tool.missing_description", f"tool {tool.name!r} has no description", tool.path)
+        if tool.parameters is MISSING:
+            continue
+        if not isinstance(tool.parameters, dict):
+            raise fail(
+                "tool.invalid_parameters",
+                f"the parameter schema must be a JSON object, not {json_type(tool.parameters)}",
+                tool.params_origin.base,
+            )
+        with tool.params_origin.reporting():
+            check_schema(tool.parameters)

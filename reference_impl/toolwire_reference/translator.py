@@ -1,0 +1,34 @@
+"""The harness-facing Translator (see .contracts/harness.md, ``toolwire.protocol.Translator``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .rules import KINDS, PROFILE_VALUES
+from .translate import translate
+
+
+class Translator:
+    """toolwire's reference translator, for ``toolwire run --adapter reference``."""
+
+    def capabilities(self) -> dict:
+        from . import __version__
+
+        return {
+            "name": "toolwire-reference",
+            "version": __version__,
+            "language": "python",
+            "kinds": {kind: [["*", "*"]] for kind in KINDS},
+            "profiles": {key: list(values) for key, values in PROFILE_VALUES.items()},
+        }
+
+    def translate(
+        self, kind: str, source: str, target: str, payload: Any, profile: Mapping[str, str] | None
+    ) -> Any:
+        return translate(kind, payload, source=source, target=target, profile=profile)
+
+    def translate_stream(
+        self, source: str, target: str, events: Iterable[Any], profile: Mapping[str, str] | None
+    ):
+        raise NotImplementedError("stream translation is not implemented yet")

@@ -1,0 +1,216 @@
+"""Public API, capabilities, profiles, rules constants, non-mutation, round trips."""
+
+import copy
+import json
+import pathlib
+import re
+
+import pytest
+import toolwire_reference
+from ref_helpers import obj, run
+from toolwire_reference import TranslationError, Translator, translate
+from toolwire_reference.rules import (
+    DIALECTS,
+    GEMINI_FORMATS,
+    GEMINI_KEPT_KEYWORDS,
+    GEMINI_REMOVED_KEYWORDS,
+    GEMINI_UNSUPPORTED_KEYWORDS,
+    OPENAI_STRICT_FORMATS,
+    OPENAI_STRICT_LIMITS,
+    OPENAI_STRICT_UNSUPPORTED,
+    PROFILE_DEFAULTS,
+    PROFILE_VALUES,
+    TOOL_NAME_PATTERNS,
+)
+
+CORPUS = pathlib.Path(__file__).resolve().parents[2] / "corpus"
+SIMPLE = [
+    {
+        "name": "get_weather",
+        "description": "Get the weather.",
+        "parameters": obj({"city": {"type": "string"}, "days": {"type": "integer"}}, ["city"]),
+    }
+]
+
+
+def test_public_api():
+    assert toolwire_reference.__version__ == "0.1.0"
+    assert set(toolwire_reference.__all__) == {"TranslationError", "Translator", "translate", "__version__"}
+
+
+def test_capabilities_list_every_profile_value():
+    caps = Translator().capabilities()
+    assert caps["name"] == "toolwire-reference" and caps["language"] == "python"
+    assert caps["version"] == toolwire_reference.__version__
+    assert caps["kinds"] == {"tools": [["*", "*"]], "tool_choice": [["*", "*"]]}
+    profiles = json.loads((CORPUS / "profiles.json").read_text())
+    assert caps["profiles"] == {key: list(spec["values"]) for key, spec in profiles.items()}
+
+
+def test_rules_match_profiles_json():
+    profiles = json.loads((CORPUS / "profiles.json").read_text())
+    assert {key: spec["default"] for key, spec in profiles.items()} == PROFILE_DEFAULTS
+    assert {key: tuple(spec["values"]) for key, spec in profiles.items()} == PROFILE_VALUES
+
+
+def _descriptor(dialect):
+    path = CORPUS / "dialects" / f"{dialect}.json"
+    if not path.exists():
+        pytest.skip(f"no corpus/dialects/{dialect}.json yet")
+    return json.loads(path.read_text())
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_name_rules_match_dialect_descriptors(dialect):
+    assert _descriptor(dialect)["tool_name"]["pattern"] == TOOL_NAME_PATTERNS[dialect]
+
+
+@pytest.mark.parametrize("dialect", ["openai-chat", "openai-responses"])
+def test_openai_strict_rules_match_dialect_descriptors(dialect):
+    desc = _descriptor(dialect)
+    limits = desc["strict_limits"]
+    assert {k: limits[k] for k in OPENAI_STRICT_LIMITS} == OPENAI_STRICT_LIMITS
+    keywords = desc["schema_keywords"]
+    assert set(keywords["formats"]) == OPENAI_STRICT_FORMATS
+    assert set(keywords["unsupported"]) == set(OPENAI_STRICT_UNSUPPORTED)
+
+
+def test_gemini_rules_match_dialect_descriptor():
+    keywords = _descriptor("gemini")["schema_keywords"]
+    assert set(keywords["supported"]) == GEMINI_KEPT_KEYWORDS
+    assert set(keywords["removed"]) == set(GEMINI_REMOVED_KEYWORDS)
+    assert set(keywords["unsupported"]) == set(GEMINI_UNSUPPORTED_KEYWORDS)
+    assert set(keywords["formats"]) == set().union(*GEMINI_FORMATS.values())
+
+
+def test_translator_protocol_delegates():
+    t = Translator()
+    assert (
+        t.translate("tools", "canonical", "anthropic", SIMPLE, None)[0]["input_schema"]
+        == SIMPLE[0]["parameters"]
+    )
+    with pytest.raises(NotImplementedError):
+        t.translate_stream("openai-chat", "anthropic", [], None)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"kind": "messages", "source": "canonical", "target": "canonical"},
+        {"kind": "tools", "source": "mistral", "target": "canonical"},
+        {"kind": "tools", "source": "canonical", "target": "bedrock"},
+        {"kind": "tools", "source": "canonical", "target": "canonical", "profile": {"openai.strikt": "off"}},
+        {
+            "kind": "tools",
+            "source": "canonical",
+            "target": "canonical",
+            "profile": {"openai.strict": "maybe"},
+        },
+    ],
+)
+def test_unknown_kind_dialect_profile_are_value_errors(kwargs):
+    kind = kwargs.pop("kind")
+    with pytest.raises(ValueError, match="unknown"):
+        translate(kind, SIMPLE, **kwargs)
+
+
+def test_error_attributes():
+    with pytest.raises(TranslationError) as info:
+        translate("tools", [{"description": "x"}], source="canonical", target="anthropic")
+    err = info.value
+    assert (err.code, err.path) == ("tool.missing_name", "/0/name")
+    assert isinstance(err.message, str) and err.message
+    assert "tool.missing_name" in str(err)
+
+
+@pytest.mark.parametrize("source", DIALECTS)
+@pytest.mark.parametrize("target", DIALECTS)
+@pytest.mark.parametrize("strict", ["as-is", "all-required", "nullable-optional", "off"])
+def test_never_mutates_the_input(source, target, strict):
+    canonical = SIMPLE + [{"name": "b", "parameters": obj({"x": {"oneOf": [{"type": "string"}]}})}]
+    payload = translate("tools", canonical, source="canonical", target=source)
+    before = copy.deepcopy(payload)
+    out = translate("tools", payload, source=source, target=target, profile={"openai.strict": strict})
+    assert payload == before
+    # the output shares no container with the input
+    ids = {id(x) for x in _containers(payload)}
+    assert not ids & {id(x) for x in _containers(out)}
+
+
+def _containers(value):
+    if isinstance(value, (dict, list)):
+        yield value
+        for sub in value.values() if isinstance(value, dict) else value:
+            yield from _containers(sub)
+
+
+LOSSLESS = {
+    "canonical": SIMPLE,
+    "openai-chat": SIMPLE,
+    "anthropic": SIMPLE,
+    "gemini": SIMPLE,
+    # Responses always carries `strict`: lossless when the source declared it
+    "openai-responses": [dict(SIMPLE[0], strict=False)],
+}
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_tools_round_trip_through_every_dialect(dialect):
+    canonical = LOSSLESS[dialect]
+    wire = run("tools", canonical, "canonical", dialect)
+    assert run("tools", wire, dialect, "canonical") == canonical
+    assert run("tools", wire, dialect, dialect) == wire
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+@pytest.mark.parametrize(
+    "choice",
+    [
+        {},
+        {"tool_choice": {"mode": "auto"}},
+        {"tool_choice": {"mode": "none"}},
+        {"tool_choice": {"mode": "required"}},
+        {"tool_choice": {"mode": "required", "tools": ["get_weather"]}},
+    ],
+)
+def test_choice_round_trip_through_every_dialect(dialect, choice):
+    wire = run("tool_choice", choice, "canonical", dialect)
+    assert run("tool_choice", wire, dialect, "canonical") == choice
+    assert run("tool_choice", wire, dialect, dialect) == wire
+
+
+@pytest.mark.parametrize("source", DIALECTS)
+@pytest.mark.parametrize("target", DIALECTS)
+def test_every_pair_translates_a_simple_tool_list_and_named_choice(source, target):
+    wire = run("tools", LOSSLESS["openai-responses"], "canonical", source)
+    out = run("tools", wire, source, target)
+    back = run("tools", out, target, "canonical")
+    assert [t["name"] for t in back] == ["get_weather"]
+    assert back[0]["parameters"] == SIMPLE[0]["parameters"]
+    choice = run(
+        "tool_choice", {"tool_choice": {"mode": "required", "tools": ["get_weather"]}}, "canonical", source
+    )
+    named = run("tool_choice", choice, source, target)
+    assert run("tool_choice", named, target, "canonical") == {
+        "tool_choice": {"mode": "required", "tools": ["get_weather"]}
+    }
+
+
+def test_empty_tool_list_and_empty_choice():
+    for dialect in DIALECTS:
+        assert run("tools", [], "canonical", dialect) == []
+        assert run("tool_choice", {}, "canonical", dialect) == {}
+        assert run("tool_choice", {}, dialect, "canonical") == {}
+
+
+def test_no_description_means_no_member():
+    for dialect in DIALECTS:
+        out = run("tools", [{"name": "a", "parameters": obj()}], "canonical", dialect)
+        assert "description" not in json.dumps(out)
+        assert run("tools", out, dialect, "canonical")[0].keys() <= {"name", "parameters", "strict"}
+
+
+def test_name_patterns_are_anchored():
+    for pattern in TOOL_NAME_PATTERNS.values():
+        assert pattern.startswith("^") and pattern.endswith("$")
+        assert re.compile(pattern)
