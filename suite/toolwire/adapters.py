@@ -1,0 +1,285 @@
+"""Run an implementation: ``python:pkg.module:obj`` in-process (``reference`` is the bundled one).
+
+An adapter never lets an implementation's exception escape: every call returns an :class:`Answer`.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import math
+import os
+import sys
+import threading
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .protocol import refusal_of
+
+__all__ = [
+    "ALIASES",
+    "Adapter",
+    "AdapterError",
+    "Answer",
+    "PythonAdapter",
+    "describe_crash",
+    "json_problem",
+    "load_adapter",
+]
+
+ALIASES = {"reference": "python:toolwire_reference:Translator"}
+_TRACEBACK_FRAMES = 6
+DEFAULT_TIMEOUT = 30.0
+
+
+class _Hung(Exception):
+    """The implementation did not answer in time."""
+
+
+class AdapterError(Exception):
+    """The adapter spec is wrong, or the implementation cannot be loaded or describe itself."""
+
+
+@dataclass
+class Answer:
+    """What an implementation answered: a payload, a coded refusal, or a crash (no judgement possible)."""
+
+    status: Literal["payload", "error", "crash"]
+    payload: Any = None
+    error: dict[str, Any] | None = None
+    crash: str | None = None
+    duration_ms: float = 0.0
+
+
+def describe_crash(exc: BaseException) -> str:
+    """Exception type and message, then the innermost frames of the traceback."""
+    head = (
+        f"{type(exc).__module__}.{type(exc).__qualname__}"
+        if type(exc).__module__ != "builtins"
+        else type(exc).__qualname__
+    )
+    text = f"{head}: {exc}".rstrip()
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename != __file__]
+    if frames:
+        shown = "".join(traceback.format_list(frames[-_TRACEBACK_FRAMES:])).rstrip()
+        text += "\nTraceback (innermost last):\n" + shown
+    return text
+
+
+def json_problem(value: Any, path: str = "") -> str | None:
+    """Why ``value`` is not a JSON value (with the JSON Pointer of the culprit), or None when it is one."""
+    stack: list[tuple[Any, str]] = [(value, path)]
+    while stack:
+        node, where = stack.pop()
+        if node is None or isinstance(node, bool | str):
+            continue
+        if isinstance(node, int):
+            continue
+        if isinstance(node, float):
+            if not math.isfinite(node):
+                return f"{where or '(root)'}: {node!r} is not a JSON number"
+            continue
+        if isinstance(node, list):
+            stack.extend((v, f"{where}/{i}") for i, v in enumerate(node))
+            continue
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if not isinstance(k, str):
+                    return f"{where or '(root)'}: object key {k!r} is a {type(k).__name__}, not a string"
+                stack.append((v, where + "/" + k.replace("~", "~0").replace("/", "~1")))
+            continue
+        return f"{where or '(root)'}: a {type(node).__module__}.{type(node).__qualname__} is not a JSON value"
+    return None
+
+
+@dataclass
+class Adapter:
+    """A loaded implementation. Subclasses implement :meth:`_call` and :meth:`_call_stream`."""
+
+    spec: str
+    capabilities: dict[str, Any] = field(default_factory=dict)
+    #: seconds one call may take before it counts as hung (None or 0: no limit)
+    timeout: float | None = DEFAULT_TIMEOUT
+
+    @property
+    def name(self) -> str:
+        return str(self.capabilities.get("name") or self.spec)
+
+    @property
+    def version(self) -> str:
+        return str(self.capabilities.get("version") or "unknown")
+
+    @property
+    def language(self) -> str:
+        return str(self.capabilities.get("language") or "unknown")
+
+    def metadata(self) -> dict[str, Any]:
+        """The ``adapter`` member of a results header."""
+        return {
+            "spec": self.spec,
+            "name": self.name,
+            "version": self.version,
+            "language": self.language,
+            "capabilities": self.capabilities,
+        }
+
+    def translate(self, kind: str, source: str, target: str, payload: Any, profile: dict[str, str]) -> Answer:
+        """Translate one payload; never raises (except KeyboardInterrupt)."""
+        return self._answer(lambda: self._call(kind, source, target, copy.deepcopy(payload), dict(profile)))
+
+    def translate_stream(
+        self, source: str, target: str, events: list[Any], profile: dict[str, str]
+    ) -> Answer:
+        """Translate a stream (list of events); never raises (except KeyboardInterrupt)."""
+        return self._answer(lambda: self._call_stream(source, target, copy.deepcopy(events), dict(profile)))
+
+    def close(self) -> None:
+        """Release resources (processes, sockets)."""
+
+    def _answer(self, call: Any) -> Answer:
+        start = time.perf_counter()
+        try:
+            out = self._run(call)
+        except (Exception, SystemExit) as exc:
+            elapsed = (time.perf_counter() - start) * 1000
+            if isinstance(exc, _Hung):
+                return Answer("crash", crash=str(exc), duration_ms=elapsed)
+            refusal = refusal_of(exc)
+            if refusal is not None:
+                return Answer("error", error=refusal, duration_ms=elapsed)
+            return Answer("crash", crash=describe_crash(exc), duration_ms=elapsed)
+        elapsed = (time.perf_counter() - start) * 1000
+        problem = json_problem(out)
+        if problem is not None:
+            return Answer("crash", crash=f"output is not JSON-serialisable: {problem}", duration_ms=elapsed)
+        return Answer("payload", payload=out, duration_ms=elapsed)
+
+    def _run(self, call: Any) -> Any:
+        """Call with the timeout (in a helper thread: a hung call is abandoned, the run goes on)."""
+        if not self.timeout:
+            return call()
+        box: dict[str, Any] = {}
+
+        def target() -> None:
+            try:
+                box["out"] = call()
+            except BaseException as exc:  # re-raised in the calling thread
+                box["exc"] = exc
+
+        thread = threading.Thread(target=target, name="toolwire-translate", daemon=True)
+        thread.start()
+        thread.join(self.timeout)
+        if thread.is_alive():
+            raise _Hung(f"the implementation did not answer within {self.timeout:g} s (hung); call abandoned")
+        if "exc" in box:
+            raise box["exc"]
+        return box.get("out")
+
+    def _call(self, kind: str, source: str, target: str, payload: Any, profile: dict[str, str]) -> Any:
+        raise NotImplementedError
+
+    def _call_stream(self, source: str, target: str, events: list[Any], profile: dict[str, str]) -> Any:
+        raise NotImplementedError
+
+
+class PythonAdapter(Adapter):
+    """An in-process implementation of :class:`toolwire.protocol.Translator`."""
+
+    def __init__(self, spec: str, impl: Any, timeout: float | None = DEFAULT_TIMEOUT) -> None:
+        self.impl = impl
+        self.timeout = timeout
+        try:
+            caps = impl.capabilities()
+        except Exception as exc:
+            raise AdapterError(f"{spec}: capabilities() failed: {describe_crash(exc)}") from exc
+        super().__init__(spec=spec, capabilities=normalise_capabilities(caps, spec), timeout=timeout)
+        self.capabilities.setdefault("language", "python")
+
+    def _call(self, kind: str, source: str, target: str, payload: Any, profile: dict[str, str]) -> Any:
+        return self.impl.translate(kind, source, target, payload, profile)
+
+    def _call_stream(self, source: str, target: str, events: list[Any], profile: dict[str, str]) -> Any:
+        return self.impl.translate_stream(source, target, events, profile)
+
+
+def normalise_capabilities(caps: Any, spec: str) -> dict[str, Any]:
+    """Check the shape of a capabilities dict and make it JSON (pairs as lists)."""
+    if not isinstance(caps, dict):
+        raise AdapterError(f"{spec}: capabilities() must return a dict, got {type(caps).__name__}")
+    kinds = caps.get("kinds", {})
+    if not isinstance(kinds, dict):
+        raise AdapterError(f"{spec}: capabilities 'kinds' must map kinds to lists of [source, target] pairs")
+    norm_kinds: dict[str, list[list[str]]] = {}
+    for kind, pairs in kinds.items():
+        try:
+            norm_kinds[str(kind)] = [[str(a), str(b)] for a, b in pairs]
+        except (TypeError, ValueError) as exc:
+            raise AdapterError(
+                f"{spec}: capabilities kinds[{kind!r}] must be a list of [source, target]"
+            ) from exc
+    profiles = caps.get("profiles", {}) or {}
+    if not isinstance(profiles, dict):
+        raise AdapterError(f"{spec}: capabilities 'profiles' must map profile keys to lists of values")
+    out = dict(caps)
+    out["kinds"] = norm_kinds
+    out["profiles"] = {
+        str(k): [str(v) for v in (vals if isinstance(vals, list | tuple) else [vals])]
+        for k, vals in profiles.items()
+    }
+    problem = json_problem(out)
+    if problem:
+        raise AdapterError(f"{spec}: capabilities are not JSON: {problem}")
+    return out
+
+
+def _import(module: str, spec: str) -> Any:
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and module.startswith(exc.name) and os.getcwd() not in sys.path:
+            sys.path.insert(0, os.getcwd())  # `toolwire run` from the directory holding the adapter module
+            try:
+                return importlib.import_module(module)
+            except ModuleNotFoundError:
+                pass
+        raise AdapterError(f"{spec}: cannot import {module!r}: {exc}") from exc
+    except Exception as exc:
+        raise AdapterError(f"{spec}: importing {module!r} failed: {describe_crash(exc)}") from exc
+
+
+def load_adapter(spec: str, *, timeout: float | None = DEFAULT_TIMEOUT) -> Adapter:
+    """Load ``reference`` or ``python:pkg.module:obj`` (an instance, or a class / zero-argument factory).
+
+    ``timeout``: seconds one translation may take before the check is ``errored`` as hung (0/None: no limit).
+    """
+    spec = spec.strip()
+    full = ALIASES.get(spec, spec)
+    scheme, sep, rest = full.partition(":")
+    if not sep:
+        raise AdapterError(
+            f"{spec!r}: an adapter is 'reference', 'python:pkg.module:obj', 'cmd:…' or 'http:…'"
+        )
+    if scheme == "python":
+        module, _, attr = rest.partition(":")
+        if not module:
+            raise AdapterError(f"{spec!r}: expected python:pkg.module:obj")
+        mod = _import(module, spec)
+        obj: Any = mod
+        for part in (attr or "Translator").split("."):
+            try:
+                obj = getattr(obj, part)
+            except AttributeError as exc:
+                raise AdapterError(f"{spec}: {module!r} has no attribute {attr or 'Translator'!r}") from exc
+        if isinstance(obj, type) or (callable(obj) and not hasattr(obj, "translate")):
+            try:
+                obj = obj()
+            except Exception as exc:
+                raise AdapterError(f"{spec}: creating the translator failed: {describe_crash(exc)}") from exc
+        if not all(callable(getattr(obj, m, None)) for m in ("capabilities", "translate")):
+            raise AdapterError(f"{spec}: {obj!r} does not implement capabilities() and translate()")
+        return PythonAdapter(spec, obj, timeout=timeout)
+    if scheme in ("cmd", "http"):
+        raise AdapterError(f"{spec!r}: {scheme}: adapters are not implemented in this version of toolwire")
+    raise AdapterError(f"{spec!r}: unknown adapter scheme {scheme!r} (python:, cmd:, http:, or 'reference')")

@@ -1,0 +1,194 @@
+"""Decide whether a check applies to an implementation, run it, and judge the outcome (INTERPRETING.md)."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import wire
+from .adapters import Adapter, Answer, describe_crash
+from .corpus import Check, resolve_profile
+from .matchers import compare, format_diff
+
+__all__ = ["OUTCOMES", "CheckResult", "applicable", "judge", "run_check"]
+
+OUTCOMES = ("passed", "failed", "errored", "skipped", "xfailed", "xpassed")
+
+
+@dataclass
+class CheckResult:
+    """How one check ended: ``diff`` and ``message`` explain a failure, ``wire_*`` describe a payload."""
+
+    outcome: str
+    diff: str | None = None
+    message: str | None = None
+    wire_valid: bool | None = None
+    wire_errors: list[str] = field(default_factory=list)
+    actual_error: dict[str, Any] | None = None
+    duration_ms: float = 0.0
+
+
+def _pair_declared(pairs: list[Any], source: str, target: str) -> bool:
+    for pair in pairs:
+        if isinstance(pair, list | tuple) and len(pair) == 2:
+            a, b = pair
+            if a in ("*", source) and b in ("*", target):
+                return True
+    return False
+
+
+def applicable(
+    check: Check, capabilities: dict[str, Any], profiles: dict[str, dict[str, Any]] | None = None
+) -> str | None:
+    """None when the implementation declares the check's kind, pair and profile; else why it is skipped.
+
+    ``profiles`` is ``profiles.json`` (for defaults); without it the check's resolved profile is used.
+    A profile key the implementation does not list supports only its default.
+    """
+    kinds = capabilities.get("kinds") or {}
+    if check.kind not in kinds:
+        return f"kind {check.kind!r} not declared by the implementation"
+    if not _pair_declared(kinds.get(check.kind) or [], check.source, check.target):
+        return f"pair {check.source}>{check.target} not declared for kind {check.kind!r}"
+    if profiles is not None:
+        defaults: dict[str, Any] = resolve_profile(profiles, None)
+        resolved = resolve_profile(profiles, check.when)
+    else:
+        defaults = dict(check.defaults)
+        resolved = {**defaults, **(check.profile or {}), **check.when}
+    declared = capabilities.get("profiles") or {}
+    for key in sorted(resolved):
+        value = resolved[key]
+        supported = list(declared[key]) if key in declared else [defaults.get(key)]
+        if value not in supported and "*" not in supported:
+            named = (
+                ", ".join(map(str, supported))
+                if key in declared
+                else f"only the default {defaults.get(key)!r}"
+            )
+            return f"profile {key}={value} not supported (declares {named})"
+    return None
+
+
+def _wire(check: Check, payload: Any) -> tuple[bool | None, list[str]]:
+    try:
+        errors = wire.validate(check.target, check.kind, payload, schemas=check.schemas_root)
+    except Exception as exc:  # a broken schema must not be blamed on the implementation
+        return None, [f"wire schema unusable: {exc}"]
+    if errors is None:
+        return None, []
+    return not errors, errors
+
+
+def _path_of(error: dict[str, Any]) -> str:
+    path = error.get("path")
+    return "(none)" if path is None else (path or "(root)")
+
+
+def judge(check: Check, answer: Answer, expected_key: str = "payload") -> CheckResult:
+    """Compare an implementation's answer with the check's expectation."""
+    exp = check.expectation
+    ms = answer.duration_ms
+    if answer.status == "crash":
+        return CheckResult("errored", message=answer.crash, duration_ms=ms)
+    if answer.status == "error":
+        actual = answer.error or {}
+        if "error" in exp:
+            want = exp["error"] or {}
+            if actual.get("code") != want.get("code"):
+                return CheckResult(
+                    "failed",
+                    actual_error=actual,
+                    duration_ms=ms,
+                    message=f"wrong error code: expected {want.get('code')!r}, "
+                    f"got {actual.get('code')!r} ({actual.get('message')})",
+                )
+            if want.get("path") is not None and actual.get("path") != want["path"]:
+                return CheckResult(
+                    "failed",
+                    actual_error=actual,
+                    duration_ms=ms,
+                    message=f"error {want.get('code')!r} at the wrong path: expected "
+                    f"{want['path']!r}, got {_path_of(actual)}",
+                )
+            return CheckResult("passed", actual_error=actual, duration_ms=ms)
+        return CheckResult(
+            "failed",
+            actual_error=actual,
+            duration_ms=ms,
+            message=f"refused with {actual.get('code')!r} at {_path_of(actual)} "
+            f"({actual.get('message')}) where a payload was expected",
+        )
+    # a payload
+    payload = answer.payload
+    wire_valid, wire_errors = _wire(check, payload)
+    if "error" in exp:
+        want = exp["error"] or {}
+        where = f" at {want['path']}" if want.get("path") is not None else ""
+        return CheckResult(
+            "failed",
+            wire_valid=wire_valid,
+            wire_errors=wire_errors,
+            duration_ms=ms,
+            message=f"translated where a refusal with {want.get('code')!r}{where} was expected",
+            diff="output: " + json.dumps(payload, ensure_ascii=False)[:2000],
+        )
+    expected = exp.get(expected_key)
+    diffs = compare(expected, payload)
+    if diffs:
+        msg = f"output differs from the expectation in {len(diffs)} place{'s' if len(diffs) != 1 else ''}"
+        if wire_valid is False:
+            msg += f"; it is also invalid for the {check.target} wire schema"
+        elif wire_valid:
+            msg += f" (it is valid for the {check.target} wire schema)"
+        return CheckResult(
+            "failed",
+            diff=format_diff(diffs, expected, payload),
+            message=msg,
+            wire_valid=wire_valid,
+            wire_errors=wire_errors,
+            duration_ms=ms,
+        )
+    if wire_valid is False:
+        return CheckResult(
+            "failed",
+            wire_valid=False,
+            wire_errors=wire_errors,
+            duration_ms=ms,
+            message=f"output matches the expectation but is invalid for the {check.target} wire "
+            f"schema: " + "; ".join(wire_errors[:5]),
+        )
+    return CheckResult("passed", wire_valid=wire_valid, wire_errors=wire_errors, duration_ms=ms)
+
+
+def run_check(
+    adapter: Adapter, check: Check, profiles: dict[str, dict[str, Any]] | None = None
+) -> CheckResult:
+    """Run one check against an adapter. Never raises (except KeyboardInterrupt)."""
+    start = time.perf_counter()
+    try:
+        reason = applicable(check, adapter.capabilities, profiles)
+        if reason is not None:
+            return CheckResult("skipped", message=reason)
+        profile = resolve_profile(profiles, check.when) if profiles is not None else dict(check.profile)
+        if check.kind == "stream":
+            exp = check.expectation
+            key = "events" if "events" in exp else "payload" if "payload" in exp else None
+            if key is None and "error" not in exp:
+                return CheckResult(
+                    "skipped",
+                    message="this harness version cannot check `accumulated` "
+                    "stream expectations without `events`",
+                )
+            answer = adapter.translate_stream(check.source, check.target, check.case.source_payload, profile)
+            return judge(check, answer, key or "payload")
+        answer = adapter.translate(check.kind, check.source, check.target, check.case.source_payload, profile)
+        return judge(check, answer)
+    except Exception as exc:
+        return CheckResult(
+            "errored",
+            message="toolwire harness error (not the implementation's fault): " + describe_crash(exc),
+            duration_ms=(time.perf_counter() - start) * 1000,
+        )
