@@ -15,7 +15,9 @@ def _data_dir(name: str) -> Path:
     checkout = _PACKAGE.parent.parent / name
     if checkout.is_dir():
         return checkout
-    raise FileNotFoundError(f"toolwire cannot find its {name}/ directory (looked in {bundled} and {checkout})")
+    raise FileNotFoundError(
+        f"toolwire cannot find its {name}/ directory (looked in {bundled} and {checkout})"
+    )
 
 
 def corpus_dir(override: str | os.PathLike[str] | None = None) -> Path:

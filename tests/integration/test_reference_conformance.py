@@ -1,4 +1,4 @@
-"""The reference translator passes every applicable check of the shipped corpus (issue: `make test` asserts it)."""
+"""The reference translator passes every applicable check of the shipped corpus."""
 
 from __future__ import annotations
 
