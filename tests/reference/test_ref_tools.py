@@ -43,11 +43,9 @@ def test_openai_chat_bad_shapes(wire, path):
     assert refusal("tools", wire, "openai-chat", "canonical") == ("payload.invalid", path)
 
 
-def test_openai_responses_decode_absent_strict_is_true():
+def test_openai_responses_decode_absent_strict_is_undeclared():
     wire = [{"type": "function", "name": "a", "parameters": SCHEMA}]
-    assert run("tools", wire, "openai-responses", "canonical") == [
-        {"name": "a", "parameters": SCHEMA, "strict": True}
-    ]
+    assert run("tools", wire, "openai-responses", "canonical") == [{"name": "a", "parameters": SCHEMA}]
     wire[0]["strict"] = False
     assert run("tools", wire, "openai-responses", "canonical")[0]["strict"] is False
 
@@ -281,6 +279,40 @@ def test_invalid_types_anywhere(target):
 )
 def test_schema_shape_is_payload_invalid(params, path):
     assert refusal("tools", tool(params), "canonical", "anthropic") == ("payload.invalid", path)
+
+
+@pytest.mark.parametrize("keyword", ["anyOf", "oneOf", "allOf"])
+@pytest.mark.parametrize("unsupported", ["error", "degrade"])
+def test_anthropic_refuses_a_root_combinator_next_to_object(keyword, unsupported):
+    params = obj({"a": {"type": "string"}, "b": {"type": "string"}}, **{keyword: [{"required": ["a"]}]})
+    assert refusal("tools", tool(params), "canonical", "anthropic", unsupported=unsupported) == (
+        "schema.root_not_object",
+        f"/0/parameters/{keyword}",
+    )
+    # only Anthropic has the rule; a nested combinator is fine for Anthropic too
+    assert run("tools", tool(params), "canonical", "canonical")[0]["parameters"] == params
+    nested = obj({"a": {keyword: [{"type": "string"}, {"type": "integer"}]}})
+    assert run("tools", tool(nested), "canonical", "anthropic")[0]["input_schema"] == nested
+
+
+def test_anthropic_root_combinator_paths_point_into_the_source():
+    schema = obj({"a": {"type": "string"}}, oneOf=[{"required": ["a"]}])
+    wire = [{"name": "a", "input_schema": schema}]
+    assert refusal("tools", wire, "anthropic", "anthropic") == (
+        "schema.root_not_object",
+        "/0/input_schema/oneOf",
+    )
+    wire = [{"type": "function", "function": {"name": "a", "parameters": schema}}]
+    assert refusal("tools", wire, "openai-chat", "anthropic") == (
+        "schema.root_not_object",
+        "/0/function/parameters/oneOf",
+    )
+    gemini = {"type": "OBJECT", "properties": {"a": {"type": "STRING"}}, "any_of": [{"required": ["a"]}]}
+    wire = [{"functionDeclarations": [{"name": "a", "parameters": gemini}]}]
+    assert refusal("tools", wire, "gemini", "anthropic") == (
+        "schema.root_not_object",
+        "/0/functionDeclarations/0/parameters/any_of",
+    )
 
 
 def test_annotations_and_unknown_keywords_kept_for_canonical_and_anthropic():

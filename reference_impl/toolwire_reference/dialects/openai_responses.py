@@ -1,7 +1,9 @@
 """OpenAI Responses: flat ``{"type": "function", name, description, parameters, strict}`` tools.
 
-A Responses tool without ``strict`` (or ``strict: null``) is decoded as ``strict: true``: that is
-what the Responses API applies (RULES.md: "the Responses API treats an absent strict as true").
+A Responses tool without ``strict`` (or ``strict: null``) decodes to a tool that declares no
+``strict``: the server then tries strict mode and falls back to non-strict, so "undeclared" is the
+faithful reading, and a Chat Completions target must not receive ``strict: true`` for a schema that
+strict mode would reject (case ``tools/from-openai-responses-strict-undeclared``).
 """
 
 from __future__ import annotations
@@ -50,10 +52,7 @@ def decode_tools(payload: object, profile: Mapping[str, str]) -> list[Tool]:
                     (i, "type"),
                 )
             raise invalid('a tool needs `type: "function"`', (i, "type"))
-        tool = read_function(obj, (i,), params_key="parameters", null_strict=True)
-        if tool.strict is MISSING:
-            tool.strict = True
-        tools.append(tool)
+        tools.append(read_function(obj, (i,), params_key="parameters", null_strict=True))
     return tools
 
 
