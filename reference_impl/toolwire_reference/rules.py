@@ -35,6 +35,9 @@ PROFILE_DEFAULTS: dict[str, str] = {
 
 JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 
+# Anthropic input_schema: keywords refused at the schema root, even next to `type: object`.
+ANTHROPIC_ROOT_UNSUPPORTED = ("anyOf", "oneOf", "allOf")
+
 # OpenAI strict mode (Structured Outputs "Supported schemas").
 OPENAI_STRICT_LIMITS = {"max_depth": 10, "max_properties": 5000, "max_enum_values": 1000}
 OPENAI_STRICT_FORMATS = frozenset(

@@ -242,3 +242,51 @@ def test_errors_from_an_openai_source_point_into_it():
         "schema.unsupported_keyword",
         "/0/input_schema/properties/p/exclusiveMinimum",
     )
+
+
+@pytest.mark.parametrize(
+    "params, path",
+    [
+        (obj({"tags": {"type": "array"}}), "/0/parameters/properties/tags"),
+        (obj({"tags": {"type": ["array", "null"]}}), "/0/parameters/properties/tags"),
+        (obj({"tags": {"type": "array", "items": None}}), "/0/parameters/properties/tags"),
+        (obj({"m": {"type": "array", "items": {"type": "array"}}}), "/0/parameters/properties/m/items"),
+        (obj({"o": obj({"l": {"type": "array"}})}), "/0/parameters/properties/o/properties/l"),
+        (
+            obj({"u": {"anyOf": [{"type": "array"}, {"type": "string"}]}}),
+            "/0/parameters/properties/u/anyOf/0",
+        ),
+        (
+            obj({"r": {"$ref": "#/$defs/l"}}, **{"$defs": {"l": {"type": "array"}}}),
+            "/0/parameters/$defs/l",
+        ),
+    ],
+)
+@pytest.mark.parametrize("unsupported", ["error", "degrade"])
+def test_array_without_items_refused_under_every_profile(params, path, unsupported):
+    assert refusal("tools", tool(params), "canonical", "gemini", unsupported=unsupported) == (
+        "schema.array_missing_items",
+        path,
+    )
+
+
+def test_array_without_items_passes_as_json_schema_and_with_items():
+    params = obj({"tags": {"type": "array"}})
+    assert params_of(params, gemini="json-schema") == params
+    params = obj({"tags": {"type": "array", "items": {"type": "string"}}})
+    assert params_of(params) == params
+
+
+def test_array_without_items_from_a_gemini_source_points_into_it():
+    wire = [
+        {
+            "function_declarations": [
+                {"name": "a", "parameters": {"type": "OBJECT", "properties": {"t": {"type": "ARRAY"}}}}
+            ]
+        }
+    ]
+    assert refusal("tools", wire, "gemini", "gemini") == (
+        "schema.array_missing_items",
+        "/0/function_declarations/0/parameters/properties/t",
+    )
+    assert run("tools", wire, "gemini", "canonical")[0]["parameters"] == obj({"t": {"type": "array"}})

@@ -2,8 +2,10 @@
 ``disable_parallel_tool_use``.
 
 Hint members (``cache_control``, ``defer_loading``, ``input_examples``, ...) are dropped on decode.
-A missing ``input_schema`` is ``payload.invalid`` (Anthropic requires it). ``disable_parallel_tool_use``
-on a ``none`` choice is dropped on encode (no call can happen, so nothing is lost).
+A missing ``input_schema`` is ``payload.invalid`` (Anthropic requires it). A root ``anyOf``, ``oneOf``
+or ``allOf`` is refused on encode (``schema.root_not_object``, under every profile).
+``disable_parallel_tool_use`` on a ``none`` choice is dropped on encode (no call can happen, so nothing
+is lost).
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ from collections.abc import Mapping
 
 from .._json import MISSING, expect_object, invalid, json_type
 from ..choice import invalid_choice, read_flag, refuse_or_degrade
-from ..errors import fail
+from ..errors import SchemaProblem, fail
 from ..model import Choice, Tool
+from ..rules import ANTHROPIC_ROOT_UNSUPPORTED
 from .common import head, read_function, schema_copy, tool_list
 
 NAME = "anthropic"
@@ -39,10 +42,26 @@ def decode_tools(payload: object, profile: Mapping[str, str]) -> list[Tool]:
     return tools
 
 
+def _reject_root_combinators(schema: dict) -> None:
+    """Anthropic: "input_schema does not support oneOf, allOf, or anyOf at the top level", even next to
+    ``type: object``. Merging or dropping the branches would change the schema's meaning: refused
+    under every profile, at the keyword."""
+    for key in schema:
+        if key in ANTHROPIC_ROOT_UNSUPPORTED:
+            raise SchemaProblem(
+                "schema.root_not_object",
+                f"Anthropic's input_schema does not support `{key}` at the top level",
+                (key,),
+            )
+
+
 def encode_tools(tools: list[Tool], profile: Mapping[str, str]) -> list[dict]:
     out = []
     for tool in tools:
         item = head(tool)
+        if tool.has_parameters:
+            with tool.params_origin.reporting():
+                _reject_root_combinators(tool.parameters)
         item["input_schema"] = (
             schema_copy(tool) if tool.has_parameters else dict(EMPTY_INPUT_SCHEMA, properties={})
         )

@@ -2,9 +2,10 @@
 
 Decoding accepts the proto-JSON snake_case spellings (``function_declarations``,
 ``parameters_json_schema``, ``tool_config``, ``function_calling_config``, ``allowed_function_names``).
-Readings where RULES.md is silent: ``parallel_tool_calls: false`` with a ``none`` choice is dropped
-(no call can happen); ``allowedFunctionNames`` with a mode other than ``ANY`` is ``choice.invalid``;
-declaration members without a canonical equivalent (``response``, ``behavior``...) are dropped.
+``parallel_tool_calls: false`` with a ``none`` choice is dropped under every profile (no call can
+happen; RULES.md). Readings where RULES.md is silent: ``allowedFunctionNames`` with a mode other than
+``ANY`` is ``choice.invalid``; declaration members without a canonical equivalent (``response``,
+``behavior``...) are dropped.
 """
 
 from __future__ import annotations

@@ -20,11 +20,17 @@ from ..model import Choice, Tool
 from ..profiles import degrading
 from ..rules import OPENAI_STRICT_FORMATS, OPENAI_STRICT_LIMITS, OPENAI_STRICT_UNSUPPORTED
 from ..schema.clasp import filter_required
-from ..schema.keywords import check_required_defined, forbid_keywords, one_of_to_any_of, prune_formats
+from ..schema.keywords import (
+    check_required_defined,
+    forbid_keywords,
+    one_of_to_any_of,
+    prune_formats,
+    require_array_items,
+)
 from ..schema.limits import check_limits
 from ..schema.nullable import nullable_to_union
 from ..schema.refs import refs_must_resolve
-from ..schema.strict import close_additional_properties, reject_nulls, require_all, require_array_items
+from ..schema.strict import close_additional_properties, reject_nulls, require_all
 from ..schema.walk import RefInliner, compose, transform
 
 STRICT_PROFILES = ("all-required", "nullable-optional")
@@ -44,7 +50,7 @@ def rewrite_schema(schema: dict, *, strict: str, inline: bool, degrade: bool) ->
             reject_nulls,
             forbid_keywords(OPENAI_STRICT_UNSUPPORTED, degrade=degrade, target=TARGET),
             close_additional_properties(degrade=degrade),
-            require_array_items,
+            require_array_items(target=TARGET),
             check_required_defined(degrade=False),
             prune_formats(_openai_formats),
         ]

@@ -22,7 +22,14 @@ from ..rules import (
     GEMINI_SCHEMA_ALIASES,
     GEMINI_UNSUPPORTED_KEYWORDS,
 )
-from .keywords import check_required_defined, forbid_keywords, keep_only, one_of_to_any_of, prune_formats
+from .keywords import (
+    check_required_defined,
+    forbid_keywords,
+    keep_only,
+    one_of_to_any_of,
+    prune_formats,
+    require_array_items,
+)
 from .nullable import is_null_schema, nullable_to_union
 from .walk import NodeFn, RefInliner, compose, transform
 
@@ -155,7 +162,8 @@ def to_gemini_schema(schema: dict, *, degrade: bool) -> dict | None:
     """Rewrite a JSON Schema into Gemini's subset; ``None`` when the root has no properties.
 
     Raises SchemaProblem (``unsupported_keyword``, ``required_not_in_properties``, ``recursive_ref``,
-    ``unresolvable_ref``) unless ``degrade`` allows dropping the construct.
+    ``unresolvable_ref``) unless ``degrade`` allows dropping the construct, and
+    ``array_missing_items`` (Gemini: ``…items: missing field``) under every profile.
     """
     pre = compose(
         _drop_nulls,
@@ -164,6 +172,7 @@ def to_gemini_schema(schema: dict, *, degrade: bool) -> dict | None:
         _boolean_subschemas(degrade=degrade),
         _string_values_only(degrade=degrade),
         check_required_defined(degrade=degrade),
+        require_array_items(target=TARGET),
     )
     post = compose(
         one_of_to_any_of(degrade=degrade, target=TARGET),

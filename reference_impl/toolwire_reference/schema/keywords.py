@@ -27,6 +27,21 @@ def forbid_keywords(names: Iterable[str], *, degrade: bool, target: str) -> Node
     return fn
 
 
+def require_array_items(*, target: str) -> NodeFn:
+    """An array schema (``type`` array, or a list with it) without ``items`` -> ``schema.array_missing_items``
+    at the array schema itself; never degraded (no element type can be invented faithfully)."""
+
+    def fn(node: dict, rel: Segments) -> dict:
+        kind = node.get("type")
+        if (kind == "array" or (isinstance(kind, list) and "array" in kind)) and "items" not in node:
+            raise SchemaProblem(
+                "schema.array_missing_items", f"an array schema must have `items` for {target}", rel
+            )
+        return node
+
+    return fn
+
+
 def keep_only(keywords: Collection[str]) -> NodeFn:
     """Silently drop every keyword outside ``keywords``."""
 

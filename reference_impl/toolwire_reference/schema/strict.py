@@ -39,16 +39,6 @@ def close_additional_properties(*, degrade: bool) -> NodeFn:
     return fn
 
 
-def require_array_items(node: dict, rel: Segments) -> dict:
-    """An array schema without ``items`` -> ``schema.array_missing_items`` (at the array schema)."""
-    kind = node.get("type")
-    if (kind == "array" or (isinstance(kind, list) and "array" in kind)) and "items" not in node:
-        raise SchemaProblem(
-            "schema.array_missing_items", "an array schema must have `items` in strict mode", rel
-        )
-    return node
-
-
 def require_all(*, nullable_optional: bool) -> NodeFn:
     """Object schemas: ``additionalProperties: false``, ``properties`` present, every property required.
 
