@@ -6,7 +6,7 @@ Kept in sync with ``corpus/profiles.json`` and ``corpus/dialects/*.json`` (a tes
 from __future__ import annotations
 
 DIALECTS = ("canonical", "openai-chat", "openai-responses", "anthropic", "gemini")
-KINDS = ("tools", "tool_choice")
+KINDS = ("tools", "tool_choice", "request", "response")
 
 # Tool-name rule per target dialect (canonical: any non-empty string).
 TOOL_NAME_PATTERNS: dict[str, str] = {
@@ -24,6 +24,11 @@ PROFILE_VALUES: dict[str, tuple[str, ...]] = {
     "gemini.schema": ("openapi", "json-schema"),
     "unsupported": ("error", "degrade"),
     "tool.description": ("optional", "required"),
+    "ids.prefix": ("keep", "rewrite"),
+    "ids.orphans": ("error", "drop", "synthesize"),
+    "arguments.invalid": ("error", "preserve"),
+    "results.error-flag": ("text-prefix", "drop"),
+    "anthropic.max-tokens": ("4096", "error"),
 }
 PROFILE_DEFAULTS: dict[str, str] = {
     "openai.strict": "as-is",
@@ -31,7 +36,45 @@ PROFILE_DEFAULTS: dict[str, str] = {
     "gemini.schema": "openapi",
     "unsupported": "error",
     "tool.description": "optional",
+    "ids.prefix": "keep",
+    "ids.orphans": "error",
+    "arguments.invalid": "error",
+    "results.error-flag": "text-prefix",
+    "anthropic.max-tokens": "4096",
 }
+
+# Request members dropped silently on decode (transport, storage, accounting and caching hints that
+# do not change what the model is asked). Any other member without a canonical equivalent is
+# `request.unsupported_field` (dropped under `unsupported=degrade`). Null-valued members are absent.
+REQUEST_IGNORABLE: dict[str, tuple[str, ...]] = {
+    "canonical": (),
+    "openai-chat": (
+        "metadata",
+        "user",
+        "store",
+        "stream_options",
+        "service_tier",
+        "safety_identifier",
+        "prompt_cache_key",
+        "prompt_cache_retention",
+    ),
+    "openai-responses": (
+        "metadata",
+        "user",
+        "store",
+        "include",
+        "stream_options",
+        "service_tier",
+        "safety_identifier",
+        "prompt_cache_key",
+        "prompt_cache_retention",
+        "background",
+    ),
+    "anthropic": ("metadata", "service_tier", "cache_control"),
+    "gemini": ("safetySettings", "safety_settings", "labels"),
+}
+# Gemini generationConfig members dropped silently.
+GEMINI_IGNORABLE_GENERATION = ("responseModalities", "response_modalities")
 
 JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 

@@ -1,24 +1,38 @@
 """Hub and spoke: decode the source dialect to the canonical model, validate once, encode the target.
 
+Kinds ``tools`` and ``tool_choice`` use the codecs of ``dialects/<dialect>.py``; ``request`` uses
+``dialects/<dialect>_request.py`` (``decode_request`` / ``encode_request``, with the conversation
+reconciled in between: ``messages.reconcile``) and ``response`` ``dialects/<dialect>_response.py``
+(``decode_response`` / ``encode_response``).
+
 Unknown kinds, dialects, profile keys or values raise ``ValueError`` (a caller's mistake, which the
 harness never makes); every problem with the payload raises ``TranslationError``.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
+from types import ModuleType
 from typing import Any
 
 from .dialects import CODECS
+from .messages import reconcile
 from .profiles import resolve_profile
 from .rules import KINDS
 from .tools import validate_tools
 
 
+def codec(dialect: str, kind: str) -> ModuleType:
+    """The module of ``dialect``'s codec for ``kind`` (``request`` or ``response``)."""
+    return importlib.import_module(f".dialects.{dialect.replace('-', '_')}_{kind}", __package__)
+
+
 def translate(
     kind: str, payload: Any, *, source: str, target: str, profile: Mapping[str, str] | None = None
 ) -> Any:
-    """Translate ``payload`` of ``kind`` (``tools`` or ``tool_choice``) from ``source`` to ``target``.
+    """Translate ``payload`` of ``kind`` (``tools``, ``tool_choice``, ``request``, ``response``) from
+    ``source`` to ``target``.
 
     Returns a new JSON value (the input is never modified) or raises ``TranslationError``.
     """
@@ -28,6 +42,13 @@ def translate(
         if dialect not in CODECS:
             raise ValueError(f"unknown {role} dialect {dialect!r}; dialects: {', '.join(CODECS)}")
     resolved = resolve_profile(profile)
+    if kind == "request":
+        request = codec(source, kind).decode_request(payload, resolved)
+        reconcile(request, resolved)
+        return codec(target, kind).encode_request(request, resolved)
+    if kind == "response":
+        response = codec(source, kind).decode_response(payload, resolved)
+        return codec(target, kind).encode_response(response, resolved)
     decoder, encoder = CODECS[source], CODECS[target]
     if kind == "tools":
         tools = decoder.decode_tools(payload, resolved)

@@ -42,7 +42,7 @@ def test_capabilities_list_every_profile_value():
     caps = Translator().capabilities()
     assert caps["name"] == "toolwire-reference" and caps["language"] == "python"
     assert caps["version"] == toolwire_reference.__version__
-    assert caps["kinds"] == {"tools": [["*", "*"]], "tool_choice": [["*", "*"]]}
+    assert caps["kinds"] == {kind: [["*", "*"]] for kind in ("tools", "tool_choice", "request", "response")}
     profiles = json.loads((CORPUS / "profiles.json").read_text())
     assert caps["profiles"] == {key: list(spec["values"]) for key, spec in profiles.items()}
 

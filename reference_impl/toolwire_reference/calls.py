@@ -1,0 +1,374 @@
+"""Tool-call helpers shared by the ``request`` and ``response`` kinds, and the response tables.
+
+- Arguments: :func:`arguments_to_object` reads a JSON text (OpenAI's ``arguments`` string) under the
+  ``arguments.invalid`` profile; :func:`arguments_to_text` writes the one JSON text every encoder
+  emits; :func:`arguments_for_text` / :func:`arguments_for_object` give a canonical tool-call part's
+  arguments in the form a target needs.
+- Ids: :func:`encode_call_id` applies the ``ids.prefix`` profile; :class:`IdGenerator` invents ids
+  for calls that have none (Gemini), deterministically within one translation.
+- Responses: the stop-reason tables of every dialect in both directions (``STOP_REASONS_IN`` /
+  ``STOP_REASONS_OUT``) and :func:`derived_id` for envelope ids a target requires.
+
+Markers: :class:`RawArguments` (invalid JSON kept under ``arguments.invalid=preserve``) and
+:class:`GeneratedId` (an id the source did not have) are ``str`` subclasses, so they serialise as
+plain JSON strings, while remembering where they came from (``.path``, a JSON Pointer into the
+source) for errors raised at encode time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .errors import Segments, TranslationError, fail, pointer
+
+# --------------------------------------------------------------------------------------------------
+# Arguments
+
+
+class RawArguments(str):
+    """Arguments text that is not a JSON object, kept under ``arguments.invalid=preserve``.
+
+    ``path`` is the JSON Pointer of the string in the source payload.
+    """
+
+    path: str
+
+    def __new__(cls, text: str, path: str = "") -> RawArguments:
+        obj = super().__new__(cls, text)
+        obj.path = path
+        return obj
+
+
+def _invalid_arguments(detail: str, path: Segments | str) -> TranslationError:
+    where = path if isinstance(path, str) else pointer(path)
+    return TranslationError("call.invalid_arguments", f"tool-call arguments {detail}", where)
+
+
+def arguments_to_object(text: Any, path: Segments, profile: Mapping[str, str]) -> dict | RawArguments:
+    """The arguments object of a JSON text at ``path`` (a string in the source).
+
+    - a JSON object → a new dict;
+    - ``""`` or only whitespace → ``{}`` (OpenAI-compatible servers send it for calls without
+      parameters; RULES.md);
+    - anything else (invalid JSON, or JSON that is not an object) → ``call.invalid_arguments`` at
+      ``path``, or under ``arguments.invalid=preserve`` a :class:`RawArguments` holding the text.
+
+    A value that is not a string at all is the caller's business (``payload.invalid`` or
+    ``response.invalid``); passed here it is ``call.invalid_arguments``.
+    """
+    if not isinstance(text, str):
+        raise _invalid_arguments("must be a JSON text (a string)", path)
+    if not text.strip():
+        return {}
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        problem = f"are not valid JSON ({exc.msg} at character {exc.pos})"
+    else:
+        if isinstance(value, dict):
+            return value
+        problem = "are JSON but not a JSON object"
+    if profile.get("arguments.invalid") == "preserve":
+        return RawArguments(text, pointer(path))
+    raise _invalid_arguments(problem, path)
+
+
+def arguments_to_text(args: Any) -> str:
+    """The JSON text of an arguments object: compact, UTF-8 kept (what OpenAI itself sends)."""
+    return json.dumps(args, ensure_ascii=False, separators=(",", ":"))
+
+
+def read_arguments_object(value: Any, path: Segments) -> dict:
+    """An arguments *object* from a dialect carrying objects (Anthropic ``input``, Gemini ``args``).
+
+    Not an object → ``call.invalid_arguments`` at ``path``. The dict is a deep copy.
+    """
+    if not isinstance(value, dict):
+        raise _invalid_arguments("must be a JSON object", path)
+    return _copy(value)
+
+
+def set_arguments(part: dict, args: dict | RawArguments) -> dict:
+    """Put decoded arguments on a canonical tool_call part: ``arguments`` or ``arguments_raw``."""
+    if isinstance(args, RawArguments):
+        part["arguments_raw"] = args
+    else:
+        part["arguments"] = args
+    return part
+
+
+def arguments_for_text(part: Mapping[str, Any]) -> str:
+    """A canonical tool_call's arguments as the JSON text string-carrying targets need.
+
+    ``arguments_raw`` (kept invalid JSON) is passed through unchanged.
+    """
+    if "arguments_raw" in part:
+        return str(part["arguments_raw"])
+    return arguments_to_text(part.get("arguments", {}))
+
+
+def arguments_for_object(part: Mapping[str, Any], fallback_path: Segments | str = "") -> dict:
+    """A canonical tool_call's arguments as the object Anthropic and Gemini need (a deep copy).
+
+    ``arguments_raw`` cannot be expressed as an object: ``call.invalid_arguments`` at the source
+    pointer of the raw string (``fallback_path`` when it has none), under every profile.
+    """
+    if "arguments_raw" in part:
+        raw = part["arguments_raw"]
+        where = getattr(raw, "path", None)
+        if where is None:
+            where = fallback_path if isinstance(fallback_path, str) else pointer(fallback_path)
+        raise _invalid_arguments("are not a JSON object, and the target needs an object", where)
+    return _copy(part.get("arguments", {}))
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+# --------------------------------------------------------------------------------------------------
+# Ids
+
+KNOWN_ID_PREFIXES = ("call_", "toolu_", "fc_")
+# `call_id_prefix` of corpus/dialects/<name>.json (None: the dialect has no convention; ids kept).
+CALL_ID_PREFIX: dict[str, str | None] = {
+    "canonical": None,
+    "openai-chat": "call_",
+    "openai-responses": "call_",
+    "anthropic": "toolu_",
+    "gemini": None,
+}
+# What a generated id starts with for targets without a convention.
+GENERATED_ID_PREFIX = "call_"
+
+
+class GeneratedId(str):
+    """A tool-call id the source did not have (a Gemini ``functionCall`` without ``id``).
+
+    ``body`` is the part after the prefix (``"1"`` for ``call_1``). Encoders give it the target's
+    prefix under every ``ids.prefix`` value (there is no source spelling to keep), and the Gemini
+    encoder leaves it out (the source had no id).
+    """
+
+    body: str
+
+    def __new__(cls, body: str) -> GeneratedId:
+        obj = super().__new__(cls, GENERATED_ID_PREFIX + body)
+        obj.body = body
+        return obj
+
+
+def strip_known_prefix(call_id: str) -> str:
+    """``call_abc`` / ``toolu_abc`` / ``fc_abc`` → ``abc``; other ids unchanged."""
+    for prefix in KNOWN_ID_PREFIXES:
+        if call_id.startswith(prefix) and len(call_id) > len(prefix):
+            return call_id[len(prefix) :]
+    return call_id
+
+
+def encode_call_id(call_id: str, target: str, profile: Mapping[str, str]) -> str:
+    """The id a target dialect gets for a canonical call id (and for the results naming it).
+
+    ``ids.prefix=keep``: unchanged. ``rewrite``: a known prefix (``call_``, ``toolu_``, ``fc_``) is
+    stripped and the target's ``call_id_prefix`` added; targets without one (gemini, canonical) keep
+    the id. A :class:`GeneratedId` always takes the target's prefix (``call_`` when it has none).
+    The mapping is a pure function of the id, so a call and its results always agree.
+    """
+    prefix = CALL_ID_PREFIX.get(target)
+    if isinstance(call_id, GeneratedId):
+        return (prefix or GENERATED_ID_PREFIX) + call_id.body
+    if profile.get("ids.prefix", "keep") != "rewrite" or prefix is None:
+        return str(call_id)
+    return prefix + strip_known_prefix(call_id)
+
+
+def is_generated(call_id: Any) -> bool:
+    return isinstance(call_id, GeneratedId)
+
+
+class IdGenerator:
+    """Invents tool-call ids for one translation: ``call_1``, ``call_2``, … in order of appearance.
+
+    A number is skipped when the source already uses that id under any known prefix (``call_3``,
+    ``toolu_3``, ``fc_3`` or ``3``), so generated ids never collide with real ones, whatever prefix
+    the target gives them.
+    """
+
+    def __init__(self, taken: Iterable[str] = ()) -> None:
+        self._taken = {strip_known_prefix(t) for t in taken if isinstance(t, str)}
+        self._next = 1
+
+    def take(self, call_id: str) -> None:
+        """Record an id of the source (call it for every id before generating, or pass ``taken``)."""
+        self._taken.add(strip_known_prefix(call_id))
+
+    def new(self) -> GeneratedId:
+        while str(self._next) in self._taken:
+            self._next += 1
+        body = str(self._next)
+        self._taken.add(body)
+        self._next += 1
+        return GeneratedId(body)
+
+
+def derived_id(prefix: str, *seed: Any) -> str:
+    """A deterministic id for an envelope member or item the target requires and the source lacks:
+    ``prefix`` + the first 24 hex digits of the SHA-256 of the JSON of ``seed`` (the same input
+    always gives the same output)."""
+    text = json.dumps(seed, ensure_ascii=False, sort_keys=True, default=str)
+    return prefix + hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+
+
+# --------------------------------------------------------------------------------------------------
+# Stop reasons
+
+CANONICAL_STOP_REASONS = (
+    "end_turn",
+    "max_tokens",
+    "stop_sequence",
+    "tool_use",
+    "content_filter",
+    "refusal",
+    "pause_turn",
+    "context_window_exceeded",
+    "malformed_tool_call",
+    "error",
+    "other",
+)
+
+# Decoding: provider value → canonical. `None` in a table: derived from the content (tool_use when
+# the response has tool calls, else end_turn). Values not listed decode to `other`.
+TOOLS_OR_END = None
+STOP_REASONS_IN: dict[str, dict[str, str | None]] = {
+    "openai-chat": {
+        "stop": TOOLS_OR_END,
+        "length": "max_tokens",
+        "tool_calls": "tool_use",
+        "function_call": "tool_use",
+        "content_filter": "content_filter",
+    },
+    "anthropic": {
+        "end_turn": "end_turn",
+        "max_tokens": "max_tokens",
+        "stop_sequence": "stop_sequence",
+        "tool_use": "tool_use",
+        "pause_turn": "pause_turn",
+        "refusal": "refusal",
+        "model_context_window_exceeded": "context_window_exceeded",
+    },
+    "gemini": {
+        "FINISH_REASON_UNSPECIFIED": "other",
+        "STOP": TOOLS_OR_END,
+        "MAX_TOKENS": "max_tokens",
+        "SAFETY": "content_filter",
+        "RECITATION": "content_filter",
+        "LANGUAGE": "other",
+        "OTHER": "other",
+        "BLOCKLIST": "content_filter",
+        "PROHIBITED_CONTENT": "content_filter",
+        "SPII": "content_filter",
+        "MALFORMED_FUNCTION_CALL": "malformed_tool_call",
+        "IMAGE_SAFETY": "content_filter",
+        "UNEXPECTED_TOOL_CALL": "other",
+        "TOO_MANY_TOOL_CALLS": "other",
+        "IMAGE_PROHIBITED_CONTENT": "content_filter",
+        "NO_IMAGE": "other",
+        "IMAGE_RECITATION": "content_filter",
+        "IMAGE_OTHER": "other",
+    },
+    # openai-responses: `status` (+ `incomplete_details.reason` for "incomplete").
+    "openai-responses": {
+        "completed": TOOLS_OR_END,
+        "incomplete": "other",
+        "incomplete/max_output_tokens": "max_tokens",
+        "incomplete/content_filter": "content_filter",
+        "failed": "error",
+        "cancelled": "other",
+        "in_progress": "other",
+        "queued": "other",
+    },
+}
+
+# Encoding: canonical → provider value. openai-responses values are `status` or
+# `status/incomplete_details.reason`.
+STOP_REASONS_OUT: dict[str, dict[str, str]] = {
+    "openai-chat": {
+        "end_turn": "stop",
+        "max_tokens": "length",
+        "stop_sequence": "stop",
+        "tool_use": "tool_calls",
+        "content_filter": "content_filter",
+        "refusal": "stop",  # with the text in `message.refusal` (OpenAI's refusal form)
+        "pause_turn": "stop",
+        "context_window_exceeded": "length",
+        "malformed_tool_call": "stop",
+        "error": "stop",
+        "other": "stop",
+    },
+    "anthropic": {
+        "end_turn": "end_turn",
+        "max_tokens": "max_tokens",
+        "stop_sequence": "stop_sequence",
+        "tool_use": "tool_use",
+        "content_filter": "refusal",
+        "refusal": "refusal",
+        "pause_turn": "pause_turn",
+        "context_window_exceeded": "model_context_window_exceeded",
+        "malformed_tool_call": "end_turn",
+        "error": "end_turn",
+        "other": "end_turn",
+    },
+    "gemini": {
+        "end_turn": "STOP",
+        "max_tokens": "MAX_TOKENS",
+        "stop_sequence": "STOP",
+        "tool_use": "STOP",
+        "content_filter": "SAFETY",
+        "refusal": "SAFETY",
+        "pause_turn": "STOP",
+        "context_window_exceeded": "MAX_TOKENS",
+        "malformed_tool_call": "MALFORMED_FUNCTION_CALL",
+        "error": "OTHER",
+        "other": "OTHER",
+    },
+    "openai-responses": {
+        "end_turn": "completed",
+        "max_tokens": "incomplete/max_output_tokens",
+        "stop_sequence": "completed",
+        "tool_use": "completed",
+        "content_filter": "incomplete/content_filter",
+        "refusal": "completed",  # with `refusal` content parts
+        "pause_turn": "completed",
+        "context_window_exceeded": "incomplete/max_output_tokens",
+        "malformed_tool_call": "completed",
+        "error": "failed",
+        "other": "completed",
+    },
+}
+
+
+def decode_stop_reason(dialect: str, value: str, has_tool_calls: bool) -> str:
+    """The canonical stop reason of a provider value (already checked to be a string)."""
+    table = STOP_REASONS_IN[dialect]
+    if value not in table:
+        return "other"
+    mapped = table[value]
+    if mapped is TOOLS_OR_END:
+        return "tool_use" if has_tool_calls else "end_turn"
+    return mapped
+
+
+def encode_stop_reason(dialect: str, stop_reason: str) -> str:
+    return STOP_REASONS_OUT[dialect][stop_reason]
+
+
+def response_invalid(message: str, path: Segments) -> TranslationError:
+    """A ``response.invalid`` error at ``path`` (segments into the source payload)."""
+    return fail("response.invalid", message, path)

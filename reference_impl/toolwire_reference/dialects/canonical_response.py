@@ -1,0 +1,122 @@
+"""The canonical ``response`` on the wire: toolwire's own model (closed: unknown members are invalid).
+
+Decoding checks the shape and returns a copy (``arguments_raw`` becomes a RawArguments remembering
+its pointer, so a target needing an object refuses at the right place). Encoding writes the model
+as is; generated tool-call ids are written ``call_<n>``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .._json import MISSING, copy_json
+from ..calls import CANONICAL_STOP_REASONS, RawArguments, encode_call_id, response_invalid
+from ..errors import pointer
+from .response_common import (
+    USAGE_KEYS,
+    canonical_response,
+    need_list,
+    need_object,
+    need_string,
+    opt_count,
+    opt_string,
+)
+
+NAME = "canonical"
+_MEMBERS = ("id", "model", "content", "stop_reason", "stop_sequence", "usage")
+_PART_MEMBERS = {
+    "text": ("type", "text"),
+    "thinking": ("type", "text", "signature"),
+    "tool_call": ("type", "id", "name", "arguments", "arguments_raw", "signature", "item_id"),
+}
+
+
+def _closed(obj: dict, allowed: tuple, path: tuple, what: str) -> None:
+    for key in obj:
+        if key not in allowed:
+            raise response_invalid(f"{what} has no member `{key}`", path + (key,))
+
+
+def _decode_part(item: Any, path: tuple) -> dict:
+    part = need_object(item, path, "a content part")
+    kind = part.get("type")
+    if not isinstance(kind, str) or kind not in _PART_MEMBERS:
+        raise response_invalid(
+            "a response part's `type` must be text, tool_call or thinking", path + ("type",)
+        )
+    _closed(part, _PART_MEMBERS[kind], path, f"a `{kind}` part")
+    if kind == "text":
+        return {"type": "text", "text": need_string(part, "text", path, "`text`")}
+    if kind == "thinking":
+        out = {"type": "thinking", "text": need_string(part, "text", path, "`text`")}
+        signature = opt_string(part, "signature", path, "`signature`")
+        if signature is not MISSING:
+            out["signature"] = signature
+        return out
+    out = {
+        "type": "tool_call",
+        "id": need_string(part, "id", path, "`id`"),
+        "name": need_string(part, "name", path, "`name`"),
+    }
+    if ("arguments" in part) == ("arguments_raw" in part):
+        raise response_invalid("a tool_call needs exactly one of `arguments` and `arguments_raw`", path)
+    if "arguments" in part:
+        out["arguments"] = copy_json(need_object(part["arguments"], path + ("arguments",), "`arguments`"))
+    else:
+        raw = need_string(part, "arguments_raw", path, "`arguments_raw`")
+        out["arguments_raw"] = RawArguments(raw, pointer(path + ("arguments_raw",)))
+    for key in ("signature", "item_id"):
+        value = opt_string(part, key, path, f"`{key}`")
+        if value is not MISSING:
+            out[key] = value
+    return out
+
+
+def decode_response(payload: Any, profile: Mapping[str, str]) -> dict:
+    body = need_object(payload, (), "a canonical response")
+    _closed(body, _MEMBERS, (), "the canonical response")
+    content = [
+        _decode_part(item, ("content", i))
+        for i, item in enumerate(need_list(body.get("content", MISSING), ("content",), "`content`"))
+    ]
+    stop_reason = body.get("stop_reason")
+    if stop_reason not in CANONICAL_STOP_REASONS:
+        raise response_invalid(
+            f"`stop_reason` must be one of {', '.join(CANONICAL_STOP_REASONS)}", ("stop_reason",)
+        )
+    usage: Any = MISSING
+    if "usage" in body:
+        raw = need_object(body["usage"], ("usage",), "`usage`")
+        _closed(raw, USAGE_KEYS, ("usage",), "`usage`")
+        usage = {}
+        for key in USAGE_KEYS:
+            value = opt_count(raw, key, ("usage",))
+            if value is MISSING and key in ("input_tokens", "output_tokens"):
+                raise response_invalid(f"`usage` needs `{key}`", ("usage", key))
+            if value is not MISSING:
+                usage[key] = value
+    return canonical_response(
+        content=content,
+        stop_reason=stop_reason,
+        response_id=opt_string(body, "id", (), "`id`"),
+        model=opt_string(body, "model", (), "`model`"),
+        stop_sequence=opt_string(body, "stop_sequence", (), "`stop_sequence`"),
+        usage=usage,
+    )
+
+
+def encode_response(canonical: Mapping[str, Any], profile: Mapping[str, str]) -> dict:
+    out = copy_json(dict(canonical))
+    content = []
+    for part in canonical["content"]:
+        part = dict(part)
+        if part["type"] == "tool_call":
+            part["id"] = encode_call_id(part["id"], NAME, profile)
+            if "arguments" in part:
+                part["arguments"] = copy_json(part["arguments"])
+            if "arguments_raw" in part:
+                part["arguments_raw"] = str(part["arguments_raw"])
+        content.append(part)
+    out["content"] = content
+    return out

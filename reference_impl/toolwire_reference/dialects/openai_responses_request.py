@@ -1,0 +1,271 @@
+"""OpenAI Responses request bodies (``POST /v1/responses``) ↔ the canonical request.
+
+Decoding: ``instructions`` and leading system/developer messages are the system prompt; consecutive
+assistant-side items (assistant messages, ``function_call``) form one assistant turn;
+``function_call_output`` items, and the user message right after them, form one user turn. A
+``function_call``'s ``call_id`` is the canonical call id; its ``fc_`` item ``id`` is dropped, never
+swapped with ``call_id``: ``reasoning`` items are dropped, and OpenAI refuses an ``fc_`` item id
+whose reasoning item is missing ("Item 'fc_…' of type 'function_call' was provided without its
+required 'reasoning' item"), while an input ``function_call`` without ``id`` is always accepted.
+Encoding: the system prompt as ``instructions``; items in the canonical order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .. import calls
+from .. import messages as msgs
+from .._json import MISSING, expect_list, expect_object, invalid
+from ..errors import Segments, TranslationError, pointer
+from ..profiles import degrading
+from ..request import (
+    Request,
+    check_members,
+    copy_settings,
+    decode_choice,
+    decode_tools,
+    drop_setting,
+    encode_choice,
+    encode_tools,
+    json_schema_format,
+    present,
+    put_settings,
+)
+from ..rules import REQUEST_IGNORABLE
+from . import openai_responses
+from .openai_chat_request import encode_format
+
+NAME = "openai-responses"
+_KNOWN = (
+    "model",
+    "instructions",
+    "input",
+    "tools",
+    "tool_choice",
+    "parallel_tool_calls",
+    "max_output_tokens",
+    "temperature",
+    "top_p",
+    "text",
+    "stream",
+)
+_SETTINGS = {
+    "model": "model",
+    "max_output_tokens": "max_tokens",
+    "temperature": "temperature",
+    "top_p": "top_p",
+    "stream": "stream",
+}
+
+
+# ---- decoding ------------------------------------------------------------------------------------
+
+
+def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
+    body = expect_object(payload, (), "the request")
+    check_members(body, (), _KNOWN, REQUEST_IGNORABLE[NAME], profile, NAME)
+    req = Request()
+    copy_settings(req, body, (), _SETTINGS, model="string", max_tokens="integer", stream="bool")
+    if present(body, "instructions"):
+        instructions = msgs.read_text(body["instructions"], ("instructions",), "`instructions`")
+        if instructions:
+            msgs.system_text(req, instructions, ("instructions",))
+    if present(body, "text"):
+        _decode_text_config(req, expect_object(body["text"], ("text",), "`text`"), profile)
+    value = body.get("input", MISSING)
+    builder = msgs.Builder(req)
+    if isinstance(value, str):
+        builder.add(builder.open("user", ("input",)), msgs.text(value), ("input",))
+    else:
+        for i, item in enumerate(expect_list(value, ("input",), "`input`")):
+            _decode_item(builder, expect_object(item, ("input", i), "an input item"), ("input", i), profile)
+    if present(body, "tools"):
+        decode_tools(req, openai_responses, body["tools"], ("tools",), profile)
+    decode_choice(req, openai_responses, body, ("tool_choice", "parallel_tool_calls"), profile)
+    return req
+
+
+def _decode_text_config(req: Request, config: dict, profile) -> None:
+    check_members(config, ("text",), ("format",), (), profile, NAME)
+    if not present(config, "format"):
+        return
+    base = ("text", "format")
+    fmt = expect_object(config["format"], base, "`text.format`")
+    kind = fmt.get("type")
+    if kind == "text":
+        return
+    if kind == "json_object":
+        req.set("response_format", {"type": "json"}, base)
+    elif kind == "json_schema":
+        value = json_schema_format(
+            fmt.get("name", MISSING),
+            fmt.get("schema", MISSING),
+            fmt.get("strict", MISSING),
+            base + ("schema",),
+            req,
+        )
+        req.set("response_format", value, base)
+    else:
+        raise invalid('`text.format.type` is "text", "json_object" or "json_schema"', base + ("type",))
+
+
+def _decode_item(builder: msgs.Builder, item: dict, path: Segments, profile) -> None:
+    kind = item.get("type", "message")
+    req = builder.req
+    if kind == "message":
+        role = item.get("role")
+        if role in ("system", "developer"):
+            if req.messages and not degrading(profile):
+                raise TranslationError(
+                    "message.invalid_role",
+                    f"a `{role}` message after the conversation started cannot be expressed (the system "
+                    "prompt comes first)",
+                    pointer(path),
+                )
+            texts = [p["text"] for p, _ in _content(item, path, profile, role) if p["type"] == "text"]
+            msgs.system_text(req, msgs.JOIN.join(texts), path)
+        elif role == "user":
+            message = builder.for_user(path)
+            for part, where in _content(item, path, profile, role):
+                builder.add(message, part, where)
+        elif role == "assistant":
+            message = builder.for_assistant(path)
+            for part, where in _content(item, path, profile, role):
+                builder.add(message, part, where)
+        else:
+            raise TranslationError("message.invalid_role", f"unknown message role {role!r}", pointer(path))
+    elif kind == "function_call":
+        call_id = msgs.read_text(item.get("call_id", MISSING), path + ("call_id",), "`call_id`")
+        name = msgs.read_text(item.get("name", MISSING), path + ("name",), "`name`")
+        args = calls.arguments_to_object(item.get("arguments", MISSING), path + ("arguments",), profile)
+        builder.add(builder.for_assistant(path), msgs.tool_call(call_id, name, args), path)
+    elif kind == "function_call_output":
+        call_id = msgs.read_text(item.get("call_id", MISSING), path + ("call_id",), "`call_id`")
+        output = item.get("output", MISSING)
+        if isinstance(output, str):
+            parts = [msgs.text(output)]
+        else:
+            parts = [
+                req.at(p, where)
+                for p, where in _parts(
+                    expect_list(output, path + ("output",), "`output`"), path + ("output",), profile
+                )
+            ]
+        is_error = msgs.strip_error_prefix(parts, profile)
+        builder.add(
+            builder.for_result(path),
+            msgs.tool_result(call_id, parts, is_error=True if is_error else MISSING),
+            path,
+        )
+    elif kind == "reasoning":
+        return
+    else:
+        msgs.unsupported_part(profile, f"a `{kind}` input item", path)
+
+
+def _content(item: dict, path: Segments, profile, role: str) -> list[tuple[dict, Segments]]:
+    content = item.get("content", MISSING)
+    if isinstance(content, str):
+        return [(msgs.text(content), path + ("content",))]
+    return _parts(expect_list(content, path + ("content",), "`content`"), path + ("content",), profile)
+
+
+def _parts(parts: list, base: Segments, profile) -> list[tuple[dict, Segments]]:
+    out = []
+    for j, part in enumerate(parts):
+        where = base + (j,)
+        part = expect_object(part, where, "a content part")
+        kind = part.get("type")
+        if kind in ("input_text", "output_text"):
+            out.append((msgs.text(msgs.read_text(part.get("text", MISSING), where + ("text",))), where))
+        elif kind == "refusal":
+            out.append((msgs.text(msgs.read_text(part.get("refusal", MISSING), where + ("refusal",))), where))
+        elif kind == "input_image" and present(part, "image_url"):
+            out.append((msgs.image_from_url(part["image_url"], where + ("image_url",)), where))
+        else:
+            msgs.unsupported_part(profile, f"a `{kind}` content part", where)
+    return out
+
+
+# ---- encoding ------------------------------------------------------------------------------------
+
+
+def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
+    out: dict = {}
+    put_settings(req, out, {"model": "model"})
+    if req.system:
+        out["instructions"] = msgs.join_texts(req.system)
+    items: list[dict] = []
+    for message in req.messages:
+        if message["role"] == "user":
+            items += _encode_user(req, message, profile)
+        else:
+            items += _encode_assistant(message, profile)
+    out["input"] = items
+    tools = encode_tools(req, openai_responses, NAME, profile)
+    if tools is not MISSING:
+        out["tools"] = tools
+    out.update(encode_choice(req, openai_responses, profile))
+    put_settings(req, out, {v: k for k, v in _SETTINGS.items() if v != "model"})
+    drop_setting(req, "stop", NAME, profile)
+    drop_setting(req, "top_k", NAME, profile)
+    if "response_format" in req.settings:
+        fmt = encode_format(req, profile)
+        out["text"] = {"format": fmt if fmt.get("type") == "json_object" else {"type": "json_schema", **fmt}}
+    return out
+
+
+def _input_part(part: Any) -> dict:
+    if isinstance(part, str):
+        return {"type": "input_text", "text": part}
+    if part["type"] == "text":
+        return {"type": "input_text", "text": part["text"]}
+    return {"type": "input_image", "image_url": msgs.url_of(part), "detail": "auto"}
+
+
+def _encode_user(req: Request, message: dict, profile) -> list[dict]:
+    results, others = msgs.split_user(message)
+    items = []
+    for result in results:
+        output = msgs.result_text(req, result, profile, NAME, images=True)
+        items.append(
+            {
+                "type": "function_call_output",
+                "call_id": msgs.out_id(result["call_id"], NAME, profile),
+                "output": output if isinstance(output, str) else [_input_part(p) for p in output],
+            }
+        )
+    if len(others) == 1 and others[0]["type"] == "text":
+        items.append({"role": "user", "content": others[0]["text"]})
+    elif others:
+        items.append({"role": "user", "content": [_input_part(p) for p in others]})
+    return items
+
+
+def _encode_assistant(message: dict, profile) -> list[dict]:
+    items: list[dict] = []
+    texts: list[str] = []
+
+    def flush() -> None:
+        if texts:
+            items.append({"role": "assistant", "content": msgs.JOIN.join(texts)})
+            texts.clear()
+
+    for part in message["content"]:
+        if part["type"] == "text":
+            texts.append(part["text"])
+        elif part["type"] == "tool_call":
+            flush()
+            item = {"type": "function_call"}
+            if "item_id" in part:
+                item["id"] = part["item_id"]
+            item.update(
+                call_id=msgs.out_id(part["id"], NAME, profile),
+                name=part["name"],
+                arguments=calls.arguments_for_text(part),
+            )
+            items.append(item)
+    flush()
+    return items
