@@ -12,7 +12,15 @@ from .adapters import Adapter, Answer, describe_crash
 from .corpus import Check, resolve_profile
 from .matchers import compare, format_diff
 
-__all__ = ["OUTCOMES", "CheckResult", "applicable", "judge", "run_check"]
+__all__ = [
+    "OUTCOMES",
+    "CheckResult",
+    "applicable",
+    "judge",
+    "judge_round_trip",
+    "run_check",
+    "run_round_trip",
+]
 
 OUTCOMES = ("passed", "failed", "errored", "skipped", "xfailed", "xpassed")
 
@@ -52,6 +60,11 @@ def applicable(
         return f"kind {check.kind!r} not declared by the implementation"
     if not _pair_declared(kinds.get(check.kind) or [], check.source, check.target):
         return f"pair {check.source}>{check.target} not declared for kind {check.kind!r}"
+    if check.round_trip and not _pair_declared(kinds.get(check.kind) or [], check.target, check.source):
+        return (
+            f"round trip: the reverse pair {check.target}>{check.source} is not declared "
+            f"for kind {check.kind!r}"
+        )
     if profiles is not None:
         defaults: dict[str, Any] = resolve_profile(profiles, None)
         resolved = resolve_profile(profiles, check.when)
@@ -72,9 +85,9 @@ def applicable(
     return None
 
 
-def _wire(check: Check, payload: Any) -> tuple[bool | None, list[str]]:
+def _wire(check: Check, payload: Any, dialect: str | None = None) -> tuple[bool | None, list[str]]:
     try:
-        errors = wire.validate(check.target, check.kind, payload, schemas=check.schemas_root)
+        errors = wire.validate(dialect or check.target, check.kind, payload, schemas=check.schemas_root)
     except Exception as exc:  # a broken schema must not be blamed on the implementation
         return None, [f"wire schema unusable: {exc}"]
     if errors is None:
@@ -163,6 +176,79 @@ def judge(check: Check, answer: Answer, expected_key: str = "payload") -> CheckR
     return CheckResult("passed", wire_valid=wire_valid, wire_errors=wire_errors, duration_ms=ms)
 
 
+def _literal(value: Any) -> Any:
+    """``value`` as an expected payload compared literally: matcher-like objects wrapped in ``$literal``."""
+    if isinstance(value, dict):
+        if len(value) == 1 and next(iter(value)).startswith("$"):
+            return {"$literal": value}
+        return {k: _literal(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_literal(v) for v in value]
+    return value
+
+
+def judge_round_trip(check: Check, there: Answer, back: Answer | None) -> CheckResult:
+    """Judge a round trip: ``there`` is source -> target, ``back`` is that output translated target -> source
+    (None when ``there`` gave no payload). The result must equal the source payload (INTERPRETING.md)."""
+    src, tgt = check.source, check.target
+    ms = there.duration_ms + (back.duration_ms if back is not None else 0.0)
+    for leg, answer in (("there", there), ("back", back)):
+        if answer is None:
+            continue
+        way = f"{src}>{tgt}" if leg == "there" else f"{tgt}>{src}"
+        if answer.status == "crash":
+            return CheckResult("errored", message=f"round trip, {way}: {answer.crash}", duration_ms=ms)
+        if answer.status == "error":
+            actual = answer.error or {}
+            return CheckResult(
+                "failed",
+                actual_error=actual,
+                duration_ms=ms,
+                message=f"round trip: refused on the way {leg} ({way}) "
+                f"with {actual.get('code')!r} at {_path_of(actual)} ({actual.get('message')})",
+            )
+    assert back is not None
+    payload = back.payload
+    wire_valid, wire_errors = _wire(check, payload, src)
+    expected = _literal(check.case.source_payload)
+    diffs = compare(expected, payload)
+    if diffs:
+        n = len(diffs)
+        msg = (
+            f"round trip {src}>{tgt}>{src} does not give the source payload back: it differs in "
+            f"{n} place{'s' if n != 1 else ''}"
+        )
+        if wire_valid is False:
+            msg += f"; it is also invalid for the {src} wire schema"
+        return CheckResult(
+            "failed",
+            diff=format_diff(diffs, expected, payload),
+            message=msg,
+            wire_valid=wire_valid,
+            wire_errors=wire_errors,
+            duration_ms=ms,
+        )
+    if wire_valid is False:
+        return CheckResult(
+            "failed",
+            wire_valid=False,
+            wire_errors=wire_errors,
+            duration_ms=ms,
+            message=f"round trip gives the source payload back, but it is invalid for the {src} wire "
+            f"schema: " + "; ".join(wire_errors[:5]),
+        )
+    return CheckResult("passed", wire_valid=wire_valid, wire_errors=wire_errors, duration_ms=ms)
+
+
+def run_round_trip(adapter: Adapter, check: Check, profile: dict[str, Any]) -> CheckResult:
+    """Translate source -> target, then the output target -> source, under the same profile, and judge."""
+    there = adapter.translate(check.kind, check.source, check.target, check.case.source_payload, profile)
+    back = None
+    if there.status == "payload":
+        back = adapter.translate(check.kind, check.target, check.source, there.payload, profile)
+    return judge_round_trip(check, there, back)
+
+
 def run_check(
     adapter: Adapter, check: Check, profiles: dict[str, dict[str, Any]] | None = None
 ) -> CheckResult:
@@ -174,16 +260,11 @@ def run_check(
             return CheckResult("skipped", message=reason)
         profile = resolve_profile(profiles, check.when) if profiles is not None else dict(check.profile)
         if check.kind == "stream":
-            exp = check.expectation
-            key = "events" if "events" in exp else "payload" if "payload" in exp else None
-            if key is None and "error" not in exp:
-                return CheckResult(
-                    "skipped",
-                    message="this harness version cannot check `accumulated` "
-                    "stream expectations without `events`",
-                )
-            answer = adapter.translate_stream(check.source, check.target, check.case.source_payload, profile)
-            return judge(check, answer, key or "payload")
+            from .streams.judge import run_stream_check
+
+            return run_stream_check(adapter, check, profile)
+        if check.round_trip:
+            return run_round_trip(adapter, check, profile)
         answer = adapter.translate(check.kind, check.source, check.target, check.case.source_payload, profile)
         return judge(check, answer)
     except Exception as exc:

@@ -13,7 +13,16 @@ from typing import Any
 
 from . import paths
 
-__all__ = ["Case", "Check", "Corpus", "CorpusError", "check_id", "load_corpus", "resolve_profile"]
+__all__ = [
+    "Case",
+    "Check",
+    "Corpus",
+    "CorpusError",
+    "check_id",
+    "is_lossless",
+    "load_corpus",
+    "resolve_profile",
+]
 
 _INTERPRETING_VERSION = re.compile(r"Version:\s*\**\s*([0-9][0-9A-Za-z.+-]*)")
 
@@ -86,12 +95,27 @@ class Check:
     #: the schemas/ directory used for wire validation (None: the bundled one)
     schemas_root: Path | None = None
     index: int = 0
+    #: a round trip (INTERPRETING.md "Round trips"): source -> target -> source, compared with the source
+    round_trip: bool = False
+    #: a variant of a stream check (``rechunk=<strategy>`` or ``incremental``, toolwire.streams.judge)
+    variant: str | None = None
 
 
-def check_id(case_id: str, source: str, target: str, when: dict[str, Any] | None = None) -> str:
-    """``<case id>[<source>><target>,k=v,...]`` with the profile keys of ``when`` in sorted key order."""
-    parts = [f"{source}>{target}"]
+def check_id(
+    case_id: str,
+    source: str,
+    target: str,
+    when: dict[str, Any] | None = None,
+    *,
+    round_trip: bool = False,
+    variant: str | None = None,
+) -> str:
+    """``<case id>[<source>><target>,k=v,...]`` with the profile keys of ``when`` in sorted key order;
+    a round trip is ``<case id>[<source>><target>><source>,k=v,...]``."""
+    parts = [f"{source}>{target}>{source}" if round_trip else f"{source}>{target}"]
     parts.extend(f"{k}={(when or {})[k]}" for k in sorted(when or {}))
+    if variant:
+        parts.append(variant)
     return f"{case_id}[{','.join(parts)}]"
 
 
@@ -127,16 +151,32 @@ class Corpus:
         for case in self.cases:
             for i, exp in enumerate(case.expect):
                 when = dict(exp.get("when") or {})
-                out.append(
+                trips: list[tuple[bool, str | None]] = [(False, None)]
+                if is_lossless(case, exp):
+                    trips.append((True, None))
+                if case.kind == "stream":
+                    from .streams.judge import stream_variants
+
+                    trips.extend((False, v) for v in stream_variants(exp))
+                level = str(exp.get("level", case.level))
+                out.extend(
                     Check(
-                        id=check_id(case.id, case.source_dialect, exp["dialect"], when),
+                        id=check_id(
+                            case.id,
+                            case.source_dialect,
+                            exp["dialect"],
+                            when,
+                            round_trip=trip,
+                            variant=variant,
+                        ),
                         case_id=case.id,
                         area=case.area,
                         kind=case.kind,
                         source=case.source_dialect,
                         target=str(exp["dialect"]),
                         when=when,
-                        level=str(exp.get("level", case.level)),
+                        # stream variants (re-chunked replays, incrementality) are `should` at most
+                        level=level if variant is None or level == "may" else "should",
                         features=list(exp.get("features", case.features)),
                         expectation=exp,
                         case=case,
@@ -144,9 +184,23 @@ class Corpus:
                         defaults=resolve_profile(self.profiles, None),
                         schemas_root=self.schemas_root,
                         index=i,
+                        round_trip=trip,
+                        variant=variant,
                     )
+                    for trip, variant in trips
                 )
         return out
+
+
+def is_lossless(case: Case, expectation: dict[str, Any]) -> bool:
+    """True when the expectation declares ``"lossless": true`` and can have a round-trip check: a payload
+    expectation (not an error) of a kind other than ``stream``."""
+    return (
+        expectation.get("lossless") is True
+        and "payload" in expectation
+        and "error" not in expectation
+        and case.kind != "stream"
+    )
 
 
 def _schemas_for(root: Path) -> Path | None:

@@ -18,7 +18,9 @@ from typing import Any
 
 from toolwire.paths import corpus_dir, schemas_dir
 
-AREAS: tuple[str, ...] = ("tools", "choice", "calls", "results", "streams", "messages", "validation", "text")
+AREAS: tuple[str, ...] = (
+    "tools", "choice", "calls", "results", "streams", "messages", "responses", "validation", "text",
+)
 """The case areas: the directories under `cases/` and the first segment of every case id."""
 
 _SEMVER = re.compile(
@@ -434,6 +436,16 @@ class _Linter:
             )
         else:
             targets[signature] = i
+
+        if expectation.get("lossless") is True:
+            if "payload" not in expectation:
+                self.add(
+                    path,
+                    base + "/lossless",
+                    "`lossless` is only for payload expectations: a refusal has nothing to translate back",
+                )
+            elif kind == "stream":
+                self.add(path, base + "/lossless", "`lossless` is not defined for streams (no round trip)")
 
         error = expectation.get("error")
         if isinstance(error, dict):

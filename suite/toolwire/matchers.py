@@ -1,7 +1,8 @@
 """Compare an output with an expected payload, following ``corpus/INTERPRETING.md`` ("Payload expectations").
 
 Equality is JSON value equality (objects: same keys, arrays: same order, numbers as numbers, booleans never
-numbers, strings exact) plus the matchers ``$any $absent $type $json $unordered $regex $id $oneOf $literal``.
+numbers, strings exact) plus the matchers
+``$any $absent $optional $type $json $unordered $regex $id $oneOf $literal``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 __all__ = ["MATCHERS", "Difference", "compare", "format_diff", "instantiate", "is_matcher", "pointer"]
 
 MATCHERS = frozenset(
-    {"$any", "$absent", "$type", "$json", "$unordered", "$regex", "$id", "$oneOf", "$literal"}
+    {"$any", "$absent", "$optional", "$type", "$json", "$unordered", "$regex", "$id", "$oneOf", "$literal"}
 )
 JSON_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")
 
@@ -119,6 +120,10 @@ class _Comparer:
                         )
                     )
                 continue
+            if is_matcher(exp) and "$optional" in exp:
+                if key in actual:
+                    diffs.extend(self.compare(exp["$optional"], actual[key], sub))
+                continue
             if key not in actual:
                 diffs.append(Difference(sub, f"missing key {key!r}, expected {_describe(exp)}"))
                 continue
@@ -149,6 +154,8 @@ class _Comparer:
             return []
         if name == "$absent":
             return [Difference(path, "value present where the expectation says the key must be absent")]
+        if name == "$optional":
+            return self.compare(arg, actual, path)
         if name == "$literal":
             return _literal(arg, actual, path)
         if name == "$type":
@@ -208,6 +215,15 @@ class _Comparer:
         if capture:
             seen = self.captures.get(capture)
             if seen is None:
+                other = next((n for n, v in self.captures.items() if v == actual), None)
+                if other is not None:
+                    return [
+                        Difference(
+                            path,
+                            f"id {_show(actual)} was already captured as {other!r}: "
+                            f"{capture!r} must be a different id",
+                        )
+                    ]
                 self.captures[capture] = actual
             elif seen != actual:
                 return [
@@ -420,7 +436,8 @@ def instantiate(expected: Any) -> tuple[Any, set[str]]:
     """A concrete value for an expected payload, and the JSON Pointers of places whose value is unknown.
 
     ``$json`` → the JSON text of the instantiated inner value, ``$id`` → prefix + "x1", ``$type`` → a value of
-    that type, ``$unordered`` → the list, ``$literal`` → its content, ``$absent`` members removed. Unknown
+    that type, ``$unordered`` → the list, ``$literal`` → its content, ``$optional`` → its value (present),
+``$absent`` members removed. Unknown
     (errors at or under these pointers should be ignored): ``$any``, ``$regex``, ``$oneOf`` and ``$type``.
     """
     unknown: set[str] = set()
@@ -430,6 +447,8 @@ def instantiate(expected: Any) -> tuple[Any, set[str]]:
             name, arg = next(iter(node.items()))
             if name == "$literal":
                 return arg
+            if name == "$optional":
+                return walk(arg, path)
             if name == "$json":
                 value = walk(arg, path + "/$json")
                 return json.dumps(value, ensure_ascii=False)

@@ -265,6 +265,110 @@ def _areas(results: ResultsLike, features: dict[str, dict[str, Any]]) -> list[st
     return lines
 
 
+# -- field coverage by dialect pair ----------------------------------------------------------------------
+
+#: the kinds with a field-level view, and the feature areas whose features are its rows
+FIELD_KINDS: tuple[tuple[str, str], ...] = (("request", "Requests"), ("response", "Responses"))
+FIELD_AREAS = frozenset({"messages", "calls", "results", "responses"})
+#: feature-key prefixes of those areas, for features the vocabulary does not describe
+_FIELD_PREFIXES = frozenset({"messages", "request", "calls", "results", "ids", "response"})
+DIALECT_ORDER: tuple[str, ...] = ("canonical", "openai-chat", "openai-responses", "anthropic", "gemini")
+STATUS_UNCOVERED = "—"
+
+
+def _dialect_key(name: str) -> tuple[int, str]:
+    return (DIALECT_ORDER.index(name), name) if name in DIALECT_ORDER else (len(DIALECT_ORDER), name)
+
+
+def _is_field(key: str, features: dict[str, dict[str, Any]]) -> bool:
+    area = (features.get(key) or {}).get("area")
+    if isinstance(area, str):
+        return area in FIELD_AREAS
+    return key.split(".", 1)[0] in _FIELD_PREFIXES
+
+
+def _coverage_cell(tally: Tally | None) -> str:
+    if tally is None:
+        return STATUS_UNCOVERED
+    if tally.applicable == 0:
+        return STATUS_NA
+    return f"{tally.status} {tally.passed}/{tally.applicable}"
+
+
+def _field_coverage(results: ResultsLike, features: dict[str, dict[str, Any]]) -> list[str]:
+    """Per kind (request, response) and source dialect, a table: rows are the fields (features of the
+    areas messages, calls, results, responses), columns the target dialects, cells derived from checks."""
+    order = {key: i for i, key in enumerate(features)}
+    body: list[str] = []
+    for kind, title in FIELD_KINDS:
+        checks = [c for c in results.checks if c.get("kind") == kind]
+        if not checks:
+            continue
+        # (source, target) -> feature -> tally, and the pairs with at least one applicable check
+        cells: dict[tuple[str, str], dict[str, Tally]] = {}
+        applicable_pairs: set[tuple[str, str]] = set()
+        for check in checks:
+            pair = (str(check.get("source", "?")), str(check.get("target", "?")))
+            if check.get("outcome") != "skipped":
+                applicable_pairs.add(pair)
+            for key in check.get("features") or ():
+                if _is_field(str(key), features):
+                    cells.setdefault(pair, {}).setdefault(str(key), Tally()).add(check)
+        body += ["", f"### {title}", ""]
+        all_pairs = {(str(c.get("source", "?")), str(c.get("target", "?"))) for c in checks}
+        skipped_pairs = sorted(
+            all_pairs - applicable_pairs, key=lambda p: (_dialect_key(p[0]), _dialect_key(p[1]))
+        )
+        shown = [p for p in applicable_pairs if cells.get(p)]
+        if not applicable_pairs:
+            n = len(checks)
+            body.append(
+                f"{STATUS_NA} Not applicable: {'every one' if n != 1 else 'the one'} of the {n} `{kind}` "
+                f"check{'s' if n != 1 else ''} was skipped (no pair of kind `{kind}` declared)."
+            )
+            continue
+        if not shown:
+            body += [f"No applicable `{kind}` check is about a request or response field.", ""]
+        for source in sorted({p[0] for p in shown}, key=_dialect_key):
+            targets = sorted({p[1] for p in shown if p[0] == source}, key=_dialect_key)
+            keys = sorted(
+                {k for t in targets for k in cells.get((source, t), {})},
+                key=lambda k: (order.get(k, len(order)), k),
+            )
+            body += [
+                f"From **{source}**:",
+                "",
+                "| Field | " + " | ".join(f"→ {_cell(t)}" for t in targets) + " |",
+                "|---|" + "---|" * len(targets),
+            ]
+            for key in keys:
+                name = (features.get(key) or {}).get("title")
+                label = f"{_cell(name)} ({_code(key)})" if name else _code(key)
+                row = [_coverage_cell(cells.get((source, t), {}).get(key)) for t in targets]
+                body.append(f"| {label} | " + " | ".join(row) + " |")
+            support = []
+            for target in targets:
+                tallies = [t for t in cells.get((source, target), {}).values() if t.applicable]
+                ok = sum(t.status == STATUS_ALL for t in tallies)
+                support.append(f"**{ok}/{len(tallies)} ({percent(ok, len(tallies))})**")
+            body += ["| **Fields fully supported** | " + " | ".join(support) + " |", ""]
+        if skipped_pairs:
+            listed = ", ".join(_code(f"{a} → {b}") for a, b in skipped_pairs)
+            body.append(f"Not applicable (every check skipped): {listed}.")
+        elif body[-1] == "":
+            body.pop()
+    if not body:
+        return []
+    legend = (
+        "Which request and response fields each dialect pair translates, derived from the checks of kinds "
+        "`request` and `response` (round trips included): one table per source dialect, one column per "
+        f"target. {STATUS_ALL} every applicable check of the field passes · {STATUS_SOME} some pass · "
+        f"{STATUS_NONE} none pass · {STATUS_NA} not applicable · {STATUS_UNCOVERED} the corpus has no "
+        "check of this field for the pair; `n/m` = passed / applicable checks."
+    )
+    return ["## Field coverage by dialect pair", "", legend, *body]
+
+
 def _error_text(error: Any) -> str:
     if not isinstance(error, dict):
         return _code(json.dumps(error, ensure_ascii=False))
@@ -281,7 +385,13 @@ def _failure(check: dict[str, Any]) -> list[str]:
     features = ", ".join(_code(f) for f in check.get("features") or ()) or "—"
     lines.append(f"- **{outcome}** · level **{check.get('level', '?')}** · features {features}")
     pair = f"{check.get('source', '?')} → {target}"
+    if check.get("round_trip"):
+        # the output judged is the one translated back: its wire schema is the source's
+        target = check.get("source", "?")
+        pair += f" → {target}"
     lines.append(f"- {_code(pair)}, kind {_code(check.get('kind', '?'))}")
+    if check.get("round_trip"):
+        lines.append("- round trip: translated there and back, compared with the source payload")
     wire_valid = check.get("wire_valid")
     if wire_valid is True:
         lines.append(
@@ -324,13 +434,21 @@ def _failures(results: ResultsLike) -> list[str]:
     return lines
 
 
+def _issue_link(url: object) -> str:
+    text = str(url)
+    return f"[issue](<{text}>)" if re.search(r"[\s()<>]", text) else f"[issue]({text})"
+
+
 def _known(results: ResultsLike) -> list[str]:
+    # records carry `expected_failure` {reason, issue?}; the header's `expectations` names the file
+    info = (results.header or {}).get("expectations") or {}
+    strict = "; under strict expectations each one fails the run" if info.get("strict") else ""
     lines: list[str] = []
     for outcome, title, note in (
         (
             "xpassed",
             "Unexpected passes",
-            "listed as known failures but passed: the entry is stale, remove it",
+            f"listed as known failures but passed: the entry is stale, remove it{strict}",
         ),
         ("xfailed", "Known failures", "listed in the implementation's expectations file"),
     ):
@@ -341,8 +459,35 @@ def _known(results: ResultsLike) -> list[str]:
             continue
         lines += ["", f"## {title}", "", f"{len(checks)} check{'s' if len(checks) != 1 else ''} {note}.", ""]
         for check in checks:
-            reason = f": {_cell(check['message'])}" if check.get("message") else ""
+            expected = check.get("expected_failure") or {}
+            text = expected.get("reason") or check.get("message")
+            reason = f": {_cell(text)}" if text else ""
+            if expected.get("issue"):
+                reason += f" ({_issue_link(expected['issue'])})"
             lines.append(f"- {_code(check.get('id', '?'))} ({check.get('level', '?')}){reason}")
+            if expected.get("reason") and outcome == "xfailed" and check.get("message"):
+                lines.append(f"  - failure: {_cell(check['message'])}")
+    unmatched = info.get("unmatched") or []
+    if unmatched:
+        name = Path(str(info.get("path") or "expectations")).name
+        n = len(unmatched)
+        lines += [
+            "",
+            "## Stale expectations entries",
+            "",
+            f"{n} entr{'y' if n == 1 else 'ies'} of {_code(name)} match{'es' if n == 1 else ''} no check of "
+            f"the corpus (a typo, or a check since removed){strict.replace('each one fails', 'this fails')}.",
+            "",
+        ]
+        for entry in unmatched:
+            where = [f"case {_code(entry.get('case', '?'))}"]
+            if entry.get("pair"):
+                where.append(f"pair {_code(entry['pair'])}")
+            if entry.get("profile"):
+                values = ",".join(f"{k}={v}" for k, v in sorted(entry["profile"].items()))
+                where.append(f"profile {_code(values)}")
+            reason = f": {_cell(entry['reason'])}" if entry.get("reason") else ""
+            lines.append(f"- entry #{entry.get('entry', '?')}, {', '.join(where)}{reason}")
     return lines
 
 
@@ -388,6 +533,9 @@ def render(results: ResultsLike) -> str:
     area_lines = _areas(results, features)
     if area_lines:
         lines += ["", *area_lines]
+    field_lines = _field_coverage(results, features)
+    if field_lines:
+        lines += ["", *field_lines]
     lines += ["", *_failures(results)]
     lines += _known(results)
     lines += ["", *_fix_first(results, features)]

@@ -91,6 +91,8 @@ def check_record(check: Check, result: CheckResult) -> dict[str, Any]:
         "outcome": result.outcome,
         "duration_ms": round(result.duration_ms, 3),
     }
+    if check.round_trip:
+        rec["round_trip"] = True
     if result.message:
         rec["message"] = result.message
     if result.diff:

@@ -248,3 +248,22 @@ def test_instantiate() -> None:
     assert value["o"] == 1
     assert {"/r", "/o"} <= unknown
     assert "/id" not in unknown and "/args" not in unknown
+
+
+def test_optional_member_may_be_absent_or_match() -> None:
+    from toolwire.matchers import compare
+
+    expected = {"a": 1, "logprobs": {"$optional": None}}
+    assert compare(expected, {"a": 1}) == []
+    assert compare(expected, {"a": 1, "logprobs": None}) == []
+    (diff,) = compare(expected, {"a": 1, "logprobs": 3})
+    assert diff.path == "/logprobs"
+
+
+def test_different_captures_must_bind_different_ids() -> None:
+    from toolwire.matchers import compare
+
+    expected = [{"$id": {"prefix": "toolu_", "capture": "a"}}, {"$id": {"prefix": "toolu_", "capture": "b"}}]
+    assert compare(expected, ["toolu_1", "toolu_2"]) == []
+    (diff,) = compare(expected, ["toolu_1", "toolu_1"])
+    assert diff.path == "/1" and "already captured" in diff.message

@@ -308,7 +308,7 @@ def test_area_directory_unknown(corpus: Path) -> None:
     write(corpus / "cases/widgets/auto.json", {**CHOICE_CASE, "id": "widgets/auto"})
     assert one(corpus, "unknown area directory") == (
         "cases/widgets/auto.json: unknown area directory 'widgets' (known: tools, choice, calls, results, "
-        "streams, messages, validation, text)"
+        "streams, messages, responses, validation, text)"
     )
 
 
