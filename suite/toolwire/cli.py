@@ -22,6 +22,7 @@ DELEGATED = {
     "lint": ("toolwire.lint", "check the corpus: schemas, ids, features, wire validity of every payload"),
     "report": ("toolwire.report_md", "render a results.jsonl file as a Markdown compliance report"),
     "translate": ("toolwire.translate_cmd", "translate one payload with the reference translator"),
+    "expectations": ("toolwire.expectations", "known-failure files: update one from a run, or check one"),
 }
 
 
@@ -55,7 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--adapter",
         default="reference",
         metavar="SPEC",
-        help="'reference' (default) or python:pkg.module:obj",
+        help="'reference' (default), python:pkg.module:obj, or cmd:<command line> (a process speaking "
+        "docs/protocol.md, e.g. \"cmd:node my-harness.mjs\")",
     )
     run_p.add_argument("--corpus", metavar="DIR", default=None, help="corpus directory (default: bundled)")
     run_p.add_argument(
@@ -79,7 +81,31 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=None,
         metavar="SECONDS",
-        help="seconds one translation may take before its check is errored as hung (default 30; 0: none)",
+        help="seconds one translation may take before its check is errored as hung "
+        "(default 30, 10 for cmd: adapters; 0: none)",
+    )
+    run_p.add_argument(
+        "--max-errors",
+        type=int,
+        default=None,
+        metavar="N",
+        help="stop after N errored checks (crashes, hangs, protocol errors); the results are then partial",
+    )
+    run_p.add_argument(
+        "--validate-protocol",
+        action="store_true",
+        help="cmd: adapters: validate every answer against schemas/protocol/ (when writing a harness)",
+    )
+    run_p.add_argument(
+        "--expectations",
+        metavar="FILE",
+        default=None,
+        help="known failures (TOML): listed checks that fail are xfailed, that pass are xpassed (stale)",
+    )
+    run_p.add_argument(
+        "--strict",
+        action="store_true",
+        help="with --expectations: exit 1 on an xpassed check or an entry that matches no check",
     )
     run_p.add_argument("-v", "--verbose", action="store_true", help="one line per check")
     for name, (_module, text) in DELEGATED.items():
@@ -113,6 +139,16 @@ def run(args: argparse.Namespace, argv: Sequence[str] = ()) -> int:
     except (CorpusError, AdapterError, FileNotFoundError) as exc:
         print(f"toolwire: {exc}", file=sys.stderr)
         return 2
+    adapter.close()  # only its name was needed; pytest loads its own (a cmd: process per worker)
+    if args.expectations:
+        from .expectations import ExpectationsError
+        from .expectations import load as load_expectations
+
+        try:
+            load_expectations(args.expectations, corpus)
+        except ExpectationsError as exc:
+            print(f"toolwire: {exc}", file=sys.stderr)
+            return 2
     name = _safe_name(args.name or adapter.name.removeprefix("toolwire-"))
     out = Path(args.report).resolve()
     out.mkdir(parents=True, exist_ok=True)
@@ -142,8 +178,17 @@ def run(args: argparse.Namespace, argv: Sequence[str] = ()) -> int:
             pytest_args += ["-p", "toolwire.plugin"]
         pytest_args += ["--toolwire-adapter", args.adapter, "--toolwire-corpus", str(corpus.root)]
         pytest_args += ["--toolwire-results", str(results_path)]
+        if args.expectations:
+            pytest_args += ["--toolwire-expectations", str(Path(args.expectations).resolve())]
+            if args.strict:
+                pytest_args.append("--toolwire-strict-expectations")
         if args.timeout is not None:
             pytest_args += ["--toolwire-timeout", str(args.timeout)]
+        if args.max_errors is not None:
+            pytest_args += ["--toolwire-max-errors", str(args.max_errors)]
+        if args.validate_protocol:
+            pytest_args.append("--toolwire-validate-protocol")
+        pytest_args += ["--toolwire-adapter-cwd", os.getcwd()]  # cmd: processes start here, not in tmp
         if args.keyword:
             pytest_args += ["-k", args.keyword]
         if workers not in ("0", ""):
@@ -187,6 +232,14 @@ def run(args: argparse.Namespace, argv: Sequence[str] = ()) -> int:
     counts = results.counts()
     if counts["failed"] or counts["errored"]:
         return 1
+    if args.strict and args.expectations:
+        from .expectations import strict_problems
+
+        problems = strict_problems(results)
+        for problem in problems:
+            print(f"toolwire: --strict: {problem}", file=sys.stderr)
+        if problems:
+            return 1
     if code == pytest.ExitCode.INTERRUPTED or code in (
         pytest.ExitCode.INTERNAL_ERROR,
         pytest.ExitCode.USAGE_ERROR,

@@ -40,13 +40,45 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="SECONDS",
         type=float,
         default=None,
-        help="seconds one translation may take before its check is errored as hung (default 30; 0: no limit)",
+        help="seconds one translation may take before its check is errored as hung "
+        "(default 30, 10 for cmd: adapters; 0: no limit)",
+    )
+    group.addoption(
+        "--toolwire-max-errors",
+        metavar="N",
+        type=int,
+        default=None,
+        help="stop the run after N errored checks (crashes, hangs, protocol errors); the results are partial",
+    )
+    group.addoption(
+        "--toolwire-validate-protocol",
+        action="store_true",
+        default=False,
+        help="cmd: adapters: validate every answer against schemas/protocol/ (for people writing a harness)",
+    )
+    group.addoption(
+        "--toolwire-adapter-cwd",
+        metavar="DIR",
+        default=None,
+        help="cmd: adapters: the directory the process starts in (default: the current directory)",
     )
     group.addoption(
         "--toolwire-results",
         metavar="FILE",
         default=None,
         help="write results.jsonl here (header, one record per check, footer)",
+    )
+    group.addoption(
+        "--toolwire-expectations",
+        metavar="FILE",
+        default=None,
+        help="known failures (TOML): listed checks that fail are xfailed, that pass are xpassed (stale)",
+    )
+    group.addoption(
+        "--toolwire-strict-expectations",
+        action="store_true",
+        default=False,
+        help="fail the run on an xpassed check or an expectations entry that matches no check",
     )
 
 
@@ -66,6 +98,10 @@ class CheckFailed(Exception):
         self.text = text
 
 
+class ExpectedFailure(CheckFailed):
+    """A listed check failed (xfailed); an errored check raises plain :class:`CheckFailed`."""
+
+
 class CheckItem(pytest.Item):
     """One check: ``<case id>[<source>><target>,k=v]``."""
 
@@ -76,6 +112,16 @@ class CheckItem(pytest.Item):
         self.add_marker("toolwire")
         self.add_marker(f"toolwire_{check.area}")
         self.add_marker(f"toolwire_{check.level}")
+        if getattr(check, "round_trip", False):
+            self.add_marker("toolwire_round_trip")
+        # a listed check: pytest reports its failure as xfailed and its pass as xpass (strict: a failure)
+        self.expected = owner.expectations.lookup(check) if owner.expectations is not None else None
+        if self.expected is not None:
+            self.add_marker(
+                pytest.mark.xfail(
+                    reason=self.expected.reason, strict=owner.strict_expectations, raises=ExpectedFailure
+                )
+            )
 
     def runtest(self) -> None:
         from .checks import run_check
@@ -83,6 +129,13 @@ class CheckItem(pytest.Item):
 
         result = run_check(self.owner.adapter, self.check, self.owner.corpus.profiles)
         record = check_record(self.check, result)
+        if self.expected is not None:
+            from .expectations import apply
+
+            apply(record, self.expected)
+            if result.outcome == "failed":
+                self.user_properties.append((_PROPERTY, json.dumps(record, ensure_ascii=False)))
+                raise ExpectedFailure("failed", _explain(record))
         self.user_properties.append((_PROPERTY, json.dumps(record, ensure_ascii=False)))
         if result.outcome == "skipped":
             pytest.skip(result.message or "not applicable")
@@ -130,7 +183,7 @@ class ToolwireSession:
     """Per-process state of an active toolwire run."""
 
     def __init__(self, config: pytest.Config, spec: str) -> None:
-        from .adapters import DEFAULT_TIMEOUT, AdapterError, load_adapter
+        from .adapters import AdapterError, load_adapter
         from .corpus import CorpusError, load_corpus
 
         self.config = config
@@ -141,18 +194,40 @@ class ToolwireSession:
             raise pytest.UsageError(f"toolwire: {exc}") from exc
         try:
             timeout = config.getoption("toolwire_timeout")
-            self.adapter = load_adapter(spec, timeout=DEFAULT_TIMEOUT if timeout is None else timeout)
+            self.adapter = load_adapter(
+                spec,
+                timeout="default" if timeout is None else timeout,
+                validate_protocol=bool(config.getoption("toolwire_validate_protocol", False)),
+                cwd=config.getoption("toolwire_adapter_cwd", None),
+            )
         except AdapterError as exc:
             raise pytest.UsageError(f"toolwire: {exc}") from exc
         results = config.getoption("toolwire_results")
         self.results_path = Path(results).resolve() if results else None
         self.records: dict[str, dict[str, Any]] = {}
+        self.max_errors: int | None = config.getoption("toolwire_max_errors", None)
+        self.errored = 0
+        self.stopped: str | None = None  # why --toolwire-max-errors stopped the run
+        self.session: pytest.Session | None = None
         self.interrupted = False
         self.started: str | None = None
         self.written: Path | None = None
         self.complete = False
+        self.strict_expectations = bool(config.getoption("toolwire_strict_expectations", False))
+        self.expectations = None
+        self._unmatched: list[Any] | None = None
+        if config.getoption("toolwire_expectations", None):
+            from .expectations import ExpectationsError, load
+
+            try:
+                self.expectations = load(config.getoption("toolwire_expectations"), self.corpus)
+            except ExpectationsError as exc:
+                raise pytest.UsageError(f"toolwire: {exc}") from exc
         self.check_ids = {f"{_ROOT_NAME}::{c.id}": c for c in self.corpus.checks()}
         config.addinivalue_line("markers", "toolwire: a toolwire corpus check")
+        config.addinivalue_line(
+            "markers", "toolwire_round_trip: toolwire round-trip checks (source > target > source)"
+        )
         for level in ("must", "should", "may"):
             config.addinivalue_line("markers", f"toolwire_{level}: toolwire checks of level {level}")
         for area in sorted({c.area for c in self.corpus.cases}):
@@ -169,6 +244,25 @@ class ToolwireSession:
         from .results import now
 
         self.started = now()
+        self.session = session
+
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        self.adapter.close()  # cmd: adapters say bye to their process
+
+    def _count_error(self, record: dict[str, Any]) -> None:
+        """``--toolwire-max-errors``: stop after N errored checks. Under xdist the controller stops handing
+        out checks and each worker also stops at N of its own (workers finish the checks queued to them
+        otherwise), so a parallel run records at least N and at most N per worker."""
+        if record.get("outcome") != "errored" or not self.max_errors:
+            return
+        self.errored += 1
+        if self.errored >= self.max_errors and not self.stopped:
+            self.stopped = f"stopped after {self.errored} errored checks (--max-errors {self.max_errors})"
+            dsession = self.config.pluginmanager.getplugin("dsession")  # pytest-xdist's controller
+            if dsession is not None:
+                dsession.shouldstop = self.stopped
+            elif self.session is not None:
+                self.session.shouldstop = self.stopped
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection_modifyitems(
@@ -182,7 +276,10 @@ class ToolwireSession:
         for name, value in report.user_properties:
             if name == _PROPERTY:
                 rec = json.loads(value) if isinstance(value, str) else value
+                new = rec["id"] not in self.records
                 self.records[rec["id"]] = rec
+                if new:
+                    self._count_error(rec)
                 return
         check = self.check_ids.get(report.nodeid)
         if check is None or check.id in self.records or not report.failed:
@@ -195,6 +292,7 @@ class ToolwireSession:
         self.records[check.id] = check_record(
             check, CheckResult("errored", message=f"the check did not complete: {text}")
         )
+        self._count_error(self.records[check.id])
 
     def pytest_keyboard_interrupt(self, excinfo: Any) -> None:
         self.interrupted = True
@@ -221,6 +319,8 @@ class ToolwireSession:
         interrupted = self.interrupted or exitstatus == pytest.ExitCode.INTERRUPTED
         every = {c.id for c in self.check_ids.values()}
         self.complete = not interrupted and selection is None and every <= set(self.records)
+        if self.strict_expectations and self.unmatched_expectations() and session.exitstatus == 0:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED  # a typo in the expectations file
         if self.results_path is None:
             return
         import sys
@@ -235,6 +335,10 @@ class ToolwireSession:
             else sys.argv[:1] + list(self.config.invocation_params.args),
             selection=selection,
         )
+        if self.expectations is not None:
+            head["expectations"] = self.expectations.header(
+                strict=self.strict_expectations, unmatched=self.unmatched_expectations()
+            )
         self.written = write_results(
             self.results_path, head, records, footer(records, complete=self.complete)
         )
@@ -250,10 +354,34 @@ class ToolwireSession:
             why = []
             if self.selection():
                 why.append(f"selection {self.selection()}")
-            if self.interrupted:
+            if self.stopped:
+                why.append(self.stopped)
+            elif self.interrupted:
                 why.append("interrupted")
             if missing:
                 why.append(f"{missing} of {len(self.check_ids)} checks not run")
             terminalreporter.write_line(f"toolwire: PARTIAL run ({'; '.join(why) or 'incomplete'})")
+        if self.expectations is not None:
+            self.expectations_summary(terminalreporter)
         if self.written is not None:
             terminalreporter.write_line(f"toolwire: results written to {self.written}")
+
+    def unmatched_expectations(self) -> list[Any]:
+        """Expectations entries that match no check of the corpus (a typo, or a check since removed)."""
+        if self.expectations is None:
+            return []
+        if self._unmatched is None:
+            self._unmatched = self.expectations.unmatched(self.check_ids.values())
+        return self._unmatched
+
+    def expectations_summary(self, terminalreporter: Any) -> None:
+        stale = sorted(r["id"] for r in self.records.values() if r.get("outcome") == "xpassed")
+        strict = " (strict: the run fails)" if self.strict_expectations else ""
+        for check_id in stale:
+            terminalreporter.write_line(
+                f"toolwire: unexpected pass, stale expectations entry{strict}: {check_id}"
+            )
+        for entry in self.unmatched_expectations():
+            terminalreporter.write_line(
+                f"toolwire: {self.expectations.path}: {entry.label()}: matches no check of the corpus{strict}"
+            )
