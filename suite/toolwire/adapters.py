@@ -24,6 +24,7 @@ __all__ = [
     "AdapterError",
     "Answer",
     "PythonAdapter",
+    "default_timeout",
     "describe_crash",
     "json_problem",
     "load_adapter",
@@ -32,6 +33,8 @@ __all__ = [
 ALIASES = {"reference": "python:toolwire_reference:Translator"}
 _TRACEBACK_FRAMES = 6
 DEFAULT_TIMEOUT = 30.0
+#: the default for ``cmd:`` adapters (a process answers fast, or is hung)
+DEFAULT_CMD_TIMEOUT = 10.0
 
 
 class _Hung(Exception):
@@ -201,7 +204,9 @@ class PythonAdapter(Adapter):
         return self.impl.translate(kind, source, target, payload, profile)
 
     def _call_stream(self, source: str, target: str, events: list[Any], profile: dict[str, str]) -> Any:
-        return self.impl.translate_stream(source, target, events, profile)
+        out = self.impl.translate_stream(source, target, events, profile)
+        # an iterator of events (the reference emits them as they become ready) is read to the end
+        return out if isinstance(out, list) or out is None or isinstance(out, dict | str) else list(out)
 
 
 def normalise_capabilities(caps: Any, spec: str) -> dict[str, Any]:
@@ -249,12 +254,28 @@ def _import(module: str, spec: str) -> Any:
         raise AdapterError(f"{spec}: importing {module!r} failed: {describe_crash(exc)}") from exc
 
 
-def load_adapter(spec: str, *, timeout: float | None = DEFAULT_TIMEOUT) -> Adapter:
-    """Load ``reference`` or ``python:pkg.module:obj`` (an instance, or a class / zero-argument factory).
+def default_timeout(spec: str) -> float:
+    """Seconds a check may take by default: 10 for ``cmd:`` adapters, 30 otherwise."""
+    return DEFAULT_CMD_TIMEOUT if spec.strip().startswith("cmd:") else DEFAULT_TIMEOUT
 
-    ``timeout``: seconds one translation may take before the check is ``errored`` as hung (0/None: no limit).
+
+def load_adapter(
+    spec: str,
+    *,
+    timeout: float | None | Literal["default"] = "default",
+    validate_protocol: bool = False,
+    cwd: str | os.PathLike[str] | None = None,
+) -> Adapter:
+    """Load ``reference``, ``python:pkg.module:obj`` (an instance, or a class / zero-argument factory) or
+    ``cmd:<command line>`` (a subprocess speaking docs/protocol.md; see :mod:`toolwire.subprocess_adapter`).
+
+    ``timeout``: seconds one translation may take before the check is ``errored`` as hung (0/None: no limit;
+    ``"default"``: 30 s in-process, 10 s for ``cmd:``). ``validate_protocol`` and ``cwd`` (where the
+    process starts; default the current directory) apply to ``cmd:`` adapters only.
     """
     spec = spec.strip()
+    if timeout == "default":
+        timeout = default_timeout(spec)
     full = ALIASES.get(spec, spec)
     scheme, sep, rest = full.partition(":")
     if not sep:
@@ -280,6 +301,10 @@ def load_adapter(spec: str, *, timeout: float | None = DEFAULT_TIMEOUT) -> Adapt
         if not all(callable(getattr(obj, m, None)) for m in ("capabilities", "translate")):
             raise AdapterError(f"{spec}: {obj!r} does not implement capabilities() and translate()")
         return PythonAdapter(spec, obj, timeout=timeout)
-    if scheme in ("cmd", "http"):
+    if scheme == "cmd":
+        from .subprocess_adapter import SubprocessAdapter
+
+        return SubprocessAdapter(spec, rest, timeout=timeout, validate_protocol=validate_protocol, cwd=cwd)
+    if scheme == "http":
         raise AdapterError(f"{spec!r}: {scheme}: adapters are not implemented in this version of toolwire")
     raise AdapterError(f"{spec!r}: unknown adapter scheme {scheme!r} (python:, cmd:, http:, or 'reference')")

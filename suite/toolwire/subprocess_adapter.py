@@ -1,0 +1,486 @@
+"""Run an implementation written in any language: ``cmd:<command line>``.
+
+The command is started (``shlex``-split, no shell) and spoken to in the toolwire subprocess protocol
+(``docs/protocol.md``, schemas in ``schemas/protocol/``): newline-delimited JSON, one request line on its
+stdin, one answer line on its stdout, free-form logs on its stderr.
+
+Whatever the process does, a check gets an :class:`~toolwire.adapters.Answer`: a process that dies (EOF,
+exit), hangs (no answer within the timeout) or breaks the protocol (a line that is not JSON, a wrong
+``seq``, a malformed answer) gives a ``crash`` answer (the check is ``errored``) whose message ends with
+the tail of its stderr; the process is killed, and a new one is started for the next check.
+"""
+
+from __future__ import annotations
+
+import atexit
+import collections
+import contextlib
+import json
+import os
+import queue
+import shlex
+import subprocess
+import threading
+import time
+import weakref
+from pathlib import Path
+from typing import Any
+
+from .adapters import DEFAULT_CMD_TIMEOUT, Adapter, AdapterError, Answer, normalise_capabilities
+
+__all__ = [
+    "DEFAULT_CMD_TIMEOUT",
+    "PROTOCOL_VERSION",
+    "ProtocolFailure",
+    "SubprocessAdapter",
+]
+
+PROTOCOL_VERSION = 1
+#: seconds the process may take to start and answer ``hello`` (at least the check timeout)
+STARTUP_TIMEOUT = 30.0
+#: seconds the process has to exit after ``bye`` before it is killed
+BYE_GRACE = 2.0
+_STDERR_LINES = 200
+_STDERR_TAIL_LINES = 20
+_STDERR_TAIL_CHARS = 2000
+_SHOWN_LINE_CHARS = 200
+_EOF = object()
+
+_live: weakref.WeakValueDictionary[int, SubprocessAdapter] = weakref.WeakValueDictionary()
+
+
+class ProtocolFailure(Exception):
+    """The process died, hung or broke the protocol: the check is errored and the process restarted."""
+
+
+class _Hung(ProtocolFailure):
+    """No answer within the timeout."""
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+class _Process:
+    """One running implementation: a thread turns its stdout into lines, another keeps its stderr tail."""
+
+    def __init__(self, argv: list[str], cwd: str | None) -> None:
+        self.argv = argv
+        try:
+            self.popen = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=cwd,
+                bufsize=0,
+            )
+        except OSError as exc:
+            raise ProtocolFailure(f"cannot start {shlex.join(argv)!r}: {exc}") from exc
+        self.lines: queue.Queue[Any] = queue.Queue()
+        self.stderr: collections.deque[str] = collections.deque(maxlen=_STDERR_LINES)
+        self._out = threading.Thread(target=self._read_stdout, name="toolwire-cmd-stdout", daemon=True)
+        self._err = threading.Thread(target=self._read_stderr, name="toolwire-cmd-stderr", daemon=True)
+        self._out.start()
+        self._err.start()
+
+    def _read_stdout(self) -> None:
+        stream = self.popen.stdout
+        assert stream is not None
+        try:
+            for line in iter(stream.readline, b""):
+                self.lines.put(line)
+        except (OSError, ValueError):
+            pass
+        self.lines.put(_EOF)
+
+    def _read_stderr(self) -> None:
+        stream = self.popen.stderr
+        assert stream is not None
+        try:
+            for line in iter(stream.readline, b""):
+                self.stderr.append(line.decode("utf-8", "replace").rstrip("\r\n"))
+        except (OSError, ValueError):
+            pass
+
+    @property
+    def pid(self) -> int:
+        return self.popen.pid
+
+    def send(self, message: dict[str, Any], deadline: float | None) -> None:
+        """Write one line; a write that blocks past the deadline counts as a hang."""
+        data = (json.dumps(message, ensure_ascii=True, separators=(",", ":")) + "\n").encode("ascii")
+        stdin = self.popen.stdin
+        assert stdin is not None
+        if len(data) <= 16384 or deadline is None:
+            self._write(stdin, data)
+            return
+        # a big line can fill the pipe if the process is not reading: write it from a helper thread
+        box: dict[str, BaseException] = {}
+
+        def write() -> None:
+            try:
+                self._write(stdin, data)
+            except BaseException as exc:
+                box["exc"] = exc
+
+        writer = threading.Thread(target=write, name="toolwire-cmd-stdin", daemon=True)
+        writer.start()
+        writer.join(max(0.0, deadline - time.monotonic()))
+        if writer.is_alive():
+            raise _Hung("it stopped reading its stdin")
+        if "exc" in box:
+            raise box["exc"]
+
+    @staticmethod
+    def _write(stdin: Any, data: bytes) -> None:
+        try:
+            stdin.write(data)
+            stdin.flush()
+        except (OSError, ValueError) as exc:
+            raise ProtocolFailure(f"cannot write to its stdin ({type(exc).__name__}: {exc})") from exc
+
+    def receive(self, deadline: float | None, what: str) -> dict[str, Any]:
+        """The next non-blank stdout line as a JSON object."""
+        while True:
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                raw = self.lines.get(timeout=wait)
+            except queue.Empty:
+                raise _Hung(f"waiting for {what}") from None
+            if raw is _EOF:
+                try:
+                    status = self.popen.wait(timeout=1.0)
+                    raise ProtocolFailure(f"it exited with status {status} before answering ({what})")
+                except subprocess.TimeoutExpired:
+                    raise ProtocolFailure(f"it closed its stdout before answering ({what})") from None
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise ProtocolFailure(f"it wrote a line that is not UTF-8: {_shown(raw)}") from None
+            if not text.strip():
+                continue  # blank lines are tolerated
+            try:
+                message = json.loads(text, parse_constant=_reject_constant)
+            except ValueError as exc:
+                raise ProtocolFailure(
+                    f"it wrote a line that is not JSON ({exc}) where {what} was expected: {_shown(text)}"
+                ) from None
+            if not isinstance(message, dict):
+                raise ProtocolFailure(f"it wrote {type(message).__name__} JSON where {what} (an object) "
+                                      f"was expected: {_shown(text)}")
+            return message
+
+    def stderr_tail(self) -> str:
+        """The last lines the process wrote on stderr (after it has ended, everything it wrote)."""
+        if self.popen.poll() is not None:
+            self._err.join(1.0)
+        lines = list(self.stderr)[-_STDERR_TAIL_LINES:]
+        text = "\n".join(lines)
+        if len(text) > _STDERR_TAIL_CHARS:
+            text = "…" + text[-_STDERR_TAIL_CHARS:]
+        return text
+
+    def kill(self) -> None:
+        if self.popen.poll() is None:
+            with contextlib.suppress(OSError):
+                self.popen.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.popen.wait(timeout=5.0)
+        self._close_pipes()
+
+    def bye(self) -> None:
+        """Say ``bye``, close stdin, give the process :data:`BYE_GRACE` seconds to exit, then kill it."""
+        if self.popen.poll() is None:
+            with contextlib.suppress(ProtocolFailure):
+                self._write(self.popen.stdin, b'{"cmd":"bye"}\n')
+            try:
+                assert self.popen.stdin is not None
+                self.popen.stdin.close()
+            except OSError:
+                pass
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.popen.wait(timeout=BYE_GRACE)
+        self.kill()
+
+    def _close_pipes(self) -> None:
+        for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+
+
+def _shown(line: str | bytes) -> str:
+    if isinstance(line, bytes):
+        line = line.decode("utf-8", "replace")
+    line = line.rstrip("\r\n")
+    return repr(line if len(line) <= _SHOWN_LINE_CHARS else line[:_SHOWN_LINE_CHARS] + "…")
+
+
+def _is_seq(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class SubprocessAdapter(Adapter):
+    """An implementation in a subprocess speaking the toolwire protocol (``cmd:<command line>``).
+
+    ``timeout``: seconds a check may take (None or 0: no limit). ``validate_protocol``: validate every
+    answer against ``schemas/protocol/`` (else only the structure the harness needs is checked).
+    ``cwd``: where the process starts (default: the current directory).
+    """
+
+    def __init__(
+        self,
+        spec: str,
+        command: str,
+        *,
+        timeout: float | None = DEFAULT_CMD_TIMEOUT,
+        validate_protocol: bool = False,
+        cwd: str | os.PathLike[str] | None = None,
+    ) -> None:
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:
+            raise AdapterError(f"{spec}: cannot split the command line: {exc}") from exc
+        if not argv:
+            raise AdapterError(f"{spec!r}: expected cmd:<command line>, e.g. cmd:node my-harness.mjs")
+        self.argv = argv
+        self.cwd = str(Path(cwd).resolve()) if cwd is not None else None
+        self.validate_protocol = validate_protocol
+        self.timeout = timeout
+        self.restarts = 0
+        self._proc: _Process | None = None
+        self._seq = 0
+        self._lock = threading.RLock()
+        self._closed = False
+        try:
+            caps = self._start()
+        except ProtocolFailure as exc:
+            raise AdapterError(f"{spec}: {exc}") from exc
+        super().__init__(spec=spec, capabilities=caps, timeout=timeout)
+        _live[id(self)] = self
+
+    # -- process lifecycle ------------------------------------------------------------------------------
+    def _start(self) -> dict[str, Any]:
+        """Start the process, say hello, return its normalised capabilities (raises ProtocolFailure)."""
+        proc = _Process(self.argv, self.cwd)
+        limit = max(STARTUP_TIMEOUT, self.timeout or 0) if self.timeout else None
+        deadline = None if limit is None else time.monotonic() + limit
+        try:
+            from . import __version__
+
+            proc.send({"cmd": "hello", "protocol": PROTOCOL_VERSION, "toolwire": __version__}, deadline)
+            answer = proc.receive(deadline, "the hello answer")
+            caps = self._capabilities(answer)
+        except ProtocolFailure as exc:
+            proc.kill()
+            if isinstance(exc, _Hung):
+                exc = _Hung(f"it did not answer hello within {limit:g} s")
+            raise ProtocolFailure(self._explain(exc, proc, started=True)) from None
+        self._proc = proc
+        return caps
+
+    def _capabilities(self, answer: dict[str, Any]) -> dict[str, Any]:
+        self._validate(answer, "hello-answer")
+        version = answer.get("protocol")
+        if version != PROTOCOL_VERSION:
+            raise ProtocolFailure(
+                f"it speaks protocol {version!r}; this harness speaks protocol {PROTOCOL_VERSION}"
+            )
+        impl = answer.get("implementation")
+        if not isinstance(impl, dict) or not isinstance(impl.get("capabilities"), dict):
+            raise ProtocolFailure(
+                "the hello answer needs implementation: {name, version, language, capabilities: {kinds, "
+                f"profiles}}; got {_shown(json.dumps(answer))}"
+            )
+        caps = {k: impl[k] for k in ("name", "version", "language") if isinstance(impl.get(k), str)}
+        caps.update(impl["capabilities"])
+        try:
+            return normalise_capabilities(caps, "hello answer")
+        except AdapterError as exc:
+            raise ProtocolFailure(str(exc)) from None
+
+    def _process(self) -> _Process:
+        if self._closed:
+            raise ProtocolFailure("the adapter is closed")
+        if self._proc is None:
+            self.restarts += 1
+            try:
+                self._start()
+            except ProtocolFailure as exc:
+                raise ProtocolFailure(f"restarting it failed: {exc}") from None
+        assert self._proc is not None
+        return self._proc
+
+    def _explain(self, exc: ProtocolFailure, proc: _Process | None, *, started: bool = False) -> str:
+        head = f"the implementation {shlex.join(self.argv)!r}" + (f" (pid {proc.pid})" if proc else "")
+        if started:
+            head += f" did not start: {exc}"
+        elif isinstance(exc, _Hung):
+            head += f" did not answer within {self.timeout:g} s (hung: {exc})"
+        else:
+            head += f" died or broke the protocol: {exc}"
+        if not started:
+            head += "; it was killed and a new process serves the next check"
+        tail = proc.stderr_tail() if proc is not None else ""
+        return head + ("\n--- its stderr (last lines) ---\n" + tail if tail else "\n(nothing on its stderr)")
+
+    def _fail(self, exc: ProtocolFailure) -> str:
+        """Kill the process after a failure; the message for the check."""
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            proc.kill()
+        if str(exc).startswith("restarting it failed"):
+            return f"the implementation {shlex.join(self.argv)!r} could not be run: {exc}"
+        return self._explain(exc, proc)
+
+    def close(self) -> None:
+        """Say bye and end the process (idempotent)."""
+        with self._lock:
+            self._closed = True
+            proc, self._proc = self._proc, None
+        if proc is not None:
+            proc.bye()
+
+    # -- messages ---------------------------------------------------------------------------------------
+    def _validate(self, message: dict[str, Any], schema: str) -> None:
+        if not self.validate_protocol:
+            return
+        from .wire import validate_file
+
+        rel = f"protocol/{schema}.schema.json"
+        errors = validate_file(rel, message)
+        if errors:
+            raise ProtocolFailure(
+                f"its answer is invalid for schemas/{rel}: {'; '.join(errors[:5])}; "
+                f"answer: {_shown(json.dumps(message, ensure_ascii=False))}"
+            )
+
+    def _check_answer(self, message: dict[str, Any], seq: int, schema: str, result_key: str) -> None:
+        got = message.get("seq")
+        if not _is_seq(got) or got != seq:
+            raise ProtocolFailure(
+                f"it answered with seq {got!r} to request seq {seq}: {_shown(json.dumps(message))}"
+            )
+        self._validate(message, schema)
+        present = [k for k in (result_key, "error", "crash") if k in message]
+        if len(present) != 1:
+            raise ProtocolFailure(
+                f"an answer needs exactly one of {result_key!r}, 'error', 'crash'; got "
+                f"{present or 'none'}: {_shown(json.dumps(message))}"
+            )
+        if "error" in message:
+            err = message["error"]
+            if (
+                not isinstance(err, dict)
+                or not isinstance(err.get("code"), str)
+                or not err["code"]
+                or not isinstance(err.get("message", ""), str)
+                or not isinstance(err.get("path"), str | None)
+            ):
+                raise ProtocolFailure(
+                    "'error' must be {code: string, message: string, path: string or null}; got "
+                    + _shown(json.dumps(err))
+                )
+        if result_key == "events" and "events" in message and not isinstance(message["events"], list):
+            raise ProtocolFailure(f"'events' must be a list; got {_shown(json.dumps(message['events']))}")
+
+    def _exchange(
+        self, message: dict[str, Any], deadline: float | None, schema: str, result_key: str
+    ) -> dict[str, Any]:
+        proc = self._process()
+        proc.send(message, deadline)
+        answer = proc.receive(deadline, f"the answer to {message['cmd']} seq {message['seq']}")
+        self._check_answer(answer, message["seq"], schema, result_key)
+        return answer
+
+    def _next_seq(self) -> int:
+        self._seq += 1
+        return self._seq
+
+    def _deadline(self) -> float | None:
+        return time.monotonic() + self.timeout if self.timeout else None
+
+    @staticmethod
+    def _refusal_or_crash(answer: dict[str, Any], elapsed: float) -> Answer:
+        if "crash" in answer:
+            text = answer["crash"] if isinstance(answer["crash"], str) else json.dumps(answer["crash"])
+            return Answer("crash", crash=f"the implementation reported a crash: {text}", duration_ms=elapsed)
+        err = answer["error"]
+        refusal = {"code": err["code"], "message": err.get("message", ""), "path": err.get("path")}
+        if refusal["code"].startswith("protocol."):
+            return Answer(
+                "crash",
+                crash=f"the implementation could not process the request: {refusal['code']}: "
+                f"{refusal['message']}",
+                duration_ms=elapsed,
+            )
+        return Answer("error", error=refusal, duration_ms=elapsed)
+
+    # -- the Adapter interface --------------------------------------------------------------------------
+    def translate(self, kind: str, source: str, target: str, payload: Any, profile: dict[str, str]) -> Answer:
+        """One ``translate`` request; never raises (except KeyboardInterrupt)."""
+        start = time.perf_counter()
+        with self._lock:
+            message = {
+                "cmd": "translate",
+                "seq": self._next_seq(),
+                "kind": kind,
+                "source": source,
+                "target": target,
+                "profile": dict(profile),
+                "payload": payload,
+            }
+            try:
+                answer = self._exchange(message, self._deadline(), "translate-answer", "payload")
+            except ProtocolFailure as exc:
+                return Answer("crash", crash=self._fail(exc), duration_ms=_ms(start))
+            except (TypeError, ValueError) as exc:  # the payload is not JSON: the harness's fault
+                return Answer("crash", crash=f"toolwire harness error: {exc}", duration_ms=_ms(start))
+        if "payload" in answer:
+            return Answer("payload", payload=answer["payload"], duration_ms=_ms(start))
+        return self._refusal_or_crash(answer, _ms(start))
+
+    def translate_stream(
+        self, source: str, target: str, events: list[Any], profile: dict[str, str]
+    ) -> Answer:
+        """A stream, one event at a time; the answer's payload is every produced event, in order."""
+        return self.stream(source, target, events, profile)[0]
+
+    def stream(
+        self, source: str, target: str, events: list[Any], profile: dict[str, str]
+    ) -> tuple[Answer, list[list[Any]]]:
+        """A stream, one event at a time, and the events produced after each input event and after the
+        end (``len(events) + 1`` batches when the stream completes), so incrementality can be judged."""
+        start = time.perf_counter()
+        batches: list[list[Any]] = []
+        with self._lock:
+            seq = self._next_seq()
+            deadline = self._deadline()
+            head = {"cmd": "stream", "seq": seq, "source": source, "target": target, "profile": dict(profile)}
+            try:
+                for message in [*({**head, "event": e} for e in events), {**head, "end": True}]:
+                    answer = self._exchange(message, deadline, "stream-answer", "events")
+                    if "events" not in answer:
+                        return self._refusal_or_crash(answer, _ms(start)), batches
+                    batches.append(answer["events"])
+            except ProtocolFailure as exc:
+                return Answer("crash", crash=self._fail(exc), duration_ms=_ms(start)), batches
+            except (TypeError, ValueError) as exc:
+                text = f"toolwire harness error: {exc}"
+                return Answer("crash", crash=text, duration_ms=_ms(start)), batches
+        produced = [event for batch in batches for event in batch]
+        return Answer("payload", payload=produced, duration_ms=_ms(start)), batches
+
+
+def _ms(start: float) -> float:
+    return (time.perf_counter() - start) * 1000
+
+
+@atexit.register
+def _close_all() -> None:  # processes left open (no session end): say bye rather than orphan them
+    for adapter in list(_live.values()):
+        with contextlib.suppress(Exception):
+            adapter.close()
