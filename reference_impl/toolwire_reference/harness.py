@@ -4,9 +4,8 @@ Reads one JSON request per line on stdin and writes one JSON answer per line on 
 ``docs/protocol.md``); logs go to stderr. Run the corpus through it with
 ``toolwire run --adapter "cmd:python -m toolwire_reference.harness"``. Standard library only.
 
-Streams: the events of a stream are collected and translated at its end with
-``Translator.translate_stream``; until the reference translates streams, a stream is answered with a
-``protocol.unsupported`` error (it declares no ``stream`` kind, so the harness never sends one).
+Streams go through the reference's incremental transcoder (``streams.StreamTranscoder``): each input
+event is answered with the events it made ready, the end of the stream with what ``close()`` flushes.
 """
 
 from __future__ import annotations
@@ -24,16 +23,22 @@ PROTOCOL = 1
 __all__ = ["PROTOCOL", "Session", "main"]
 
 
+_REQUIRED = {
+    "translate": ("seq", "kind", "source", "target", "profile", "payload"),
+    "stream": ("seq", "source", "target", "profile"),
+}
+
+
 def _error(code: str, message: str, path: str | None = None) -> dict[str, Any]:
     return {"code": code, "message": message, "path": path}
 
 
 class Session:
-    """Protocol state: the translator and the streams under way (seq -> collected events)."""
+    """Protocol state: the translator and the streams under way (seq -> transcoder)."""
 
     def __init__(self, translator: Translator | None = None) -> None:
         self.translator = translator or Translator()
-        self.streams: dict[int, list[Any]] = {}
+        self.streams: dict[Any, Any] = {}
 
     def hello(self, message: dict[str, Any]) -> dict[str, Any]:
         caps = self.translator.capabilities()
@@ -59,21 +64,31 @@ class Session:
 
     def stream(self, message: dict[str, Any]) -> dict[str, Any]:
         seq = message["seq"]
-        events = self.streams.setdefault(seq, [])
-        if not message.get("end"):
-            events.append(message["event"])
-            return {"seq": seq, "events": []}
-        del self.streams[seq]
         try:
-            out = self.translator.translate_stream(
-                message["source"], message["target"], events, message["profile"]
-            )
-        except NotImplementedError as exc:
-            text = str(exc) or "streams are not supported"
-            return {"seq": seq, "error": _error("protocol.unsupported", text)}
+            transcoder = self.streams.get(seq)
+            if transcoder is None:
+                transcoder = self.streams[seq] = self.transcoder(
+                    message["source"], message["target"], message["profile"]
+                )
+            if message.get("end"):
+                del self.streams[seq]
+                return {"seq": seq, "events": list(transcoder.close())}
+            return {"seq": seq, "events": list(transcoder.feed(message["event"]))}
         except TranslationError as exc:
+            self.streams.pop(seq, None)
             return {"seq": seq, "error": _error(exc.code, exc.message, exc.path)}
-        return {"seq": seq, "events": list(out)}
+
+    def forget(self, seq: Any) -> None:
+        """Drop the state of stream ``seq`` (after an error: toolwire sends nothing more for it)."""
+        if isinstance(seq, int):
+            self.streams.pop(seq, None)
+
+    @staticmethod
+    def transcoder(source: str, target: str, profile: dict[str, str]) -> Any:
+        """An incremental stream translator: ``feed(event) -> events``, ``close() -> events``."""
+        from .streams import StreamTranscoder
+
+        return StreamTranscoder(source, target, profile)
 
     def handle(self, message: Any) -> dict[str, Any] | None:
         """The answer to one request (None for ``bye`` and for lines that cannot be answered)."""
@@ -85,15 +100,19 @@ class Session:
         if cmd == "hello":
             return self.hello(message)
         seq = message.get("seq")
-        try:
-            if cmd == "translate":
-                return self.translate(message)
-            if cmd == "stream":
-                return self.stream(message)
+        if cmd not in _REQUIRED:
             return {"seq": seq, "error": _error("protocol.unsupported", f"unknown command {cmd!r}")}
-        except KeyError as exc:
-            return {"seq": seq, "error": _error("protocol.bad_request", f"the request lacks {exc}")}
+        missing = [key for key in _REQUIRED[cmd] if key not in message]
+        if cmd == "stream" and "event" not in message and not message.get("end"):
+            missing.append("event (or end)")
+        if missing:
+            self.forget(seq)
+            text = f"the {cmd} request lacks {', '.join(missing)}"
+            return {"seq": seq, "error": _error("protocol.bad_request", text)}
+        try:
+            return self.translate(message) if cmd == "translate" else self.stream(message)
         except Exception:
+            self.forget(seq)
             return {"seq": seq, "crash": traceback.format_exc()}
 
 

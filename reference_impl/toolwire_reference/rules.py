@@ -6,7 +6,9 @@ Kept in sync with ``corpus/profiles.json`` and ``corpus/dialects/*.json`` (a tes
 from __future__ import annotations
 
 DIALECTS = ("canonical", "openai-chat", "openai-responses", "anthropic", "gemini")
-KINDS = ("tools", "tool_choice", "request", "response")
+KINDS = ("tools", "tool_choice", "request", "response", "text", "stream")
+# The (source, target) pairs of a kind, when not every pair ("*", "*"): `text` is decode-only.
+KIND_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {"text": (("text", "*"),)}
 
 # Tool-name rule per target dialect (canonical: any non-empty string).
 TOOL_NAME_PATTERNS: dict[str, str] = {
@@ -29,6 +31,9 @@ PROFILE_VALUES: dict[str, tuple[str, ...]] = {
     "arguments.invalid": ("error", "preserve"),
     "results.error-flag": ("text-prefix", "drop"),
     "anthropic.max-tokens": ("4096", "error"),
+    "stream.thinking": ("drop", "keep"),
+    "stream.text-calls": ("off", "parse"),
+    "text.malformed": ("error", "keep-text"),
 }
 PROFILE_DEFAULTS: dict[str, str] = {
     "openai.strict": "as-is",
@@ -41,6 +46,9 @@ PROFILE_DEFAULTS: dict[str, str] = {
     "arguments.invalid": "error",
     "results.error-flag": "text-prefix",
     "anthropic.max-tokens": "4096",
+    "stream.thinking": "drop",
+    "stream.text-calls": "off",
+    "text.malformed": "error",
 }
 
 # Request members dropped silently on decode (transport, storage, accounting and caching hints that

@@ -3,7 +3,8 @@
 Kinds ``tools`` and ``tool_choice`` use the codecs of ``dialects/<dialect>.py``; ``request`` uses
 ``dialects/<dialect>_request.py`` (``decode_request`` / ``encode_request``, with the conversation
 reconciled in between: ``messages.reconcile``) and ``response`` ``dialects/<dialect>_response.py``
-(``decode_response`` / ``encode_response``).
+(``decode_response`` / ``encode_response``). Kind ``text`` (source dialect ``text`` only, decode-only)
+goes through ``text/``: the scanner finds the calls in the text, ``text.encode`` writes the target.
 
 Unknown kinds, dialects, profile keys or values raise ``ValueError`` (a caller's mistake, which the
 harness never makes); every problem with the payload raises ``TranslationError``.
@@ -20,6 +21,7 @@ from .dialects import CODECS
 from .messages import reconcile
 from .profiles import resolve_profile
 from .rules import KINDS
+from .text import translate_text
 from .tools import validate_tools
 
 
@@ -38,9 +40,17 @@ def translate(
     """
     if kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r}; kinds: {', '.join(KINDS)}")
+    if kind == "text" or source == "text":  # decode-only: text -> every target (text/)
+        if (kind, source) != ("text", "text"):
+            raise ValueError(f"kind 'text' goes with source dialect 'text' only: {kind!r} from {source!r}")
+        return translate_text(payload, target, resolve_profile(profile))
     for role, dialect in (("source", source), ("target", target)):
         if dialect not in CODECS:
             raise ValueError(f"unknown {role} dialect {dialect!r}; dialects: {', '.join(CODECS)}")
+    if kind == "stream":  # the whole event list at once; translate_stream is the lazy form
+        from .streams import translate_stream
+
+        return list(translate_stream(payload, source=source, target=target, profile=profile))
     resolved = resolve_profile(profile)
     if kind == "request":
         request = codec(source, kind).decode_request(payload, resolved)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .rules import KINDS, PROFILE_VALUES
+from .rules import KIND_PAIRS, KINDS, PROFILE_VALUES
 from .translate import translate
 
 
@@ -19,7 +19,7 @@ class Translator:
             "name": "toolwire-reference",
             "version": __version__,
             "language": "python",
-            "kinds": {kind: [["*", "*"]] for kind in KINDS},
+            "kinds": {kind: [list(p) for p in KIND_PAIRS.get(kind, (("*", "*"),))] for kind in KINDS},
             "profiles": {key: list(values) for key, values in PROFILE_VALUES.items()},
         }
 
@@ -31,4 +31,7 @@ class Translator:
     def translate_stream(
         self, source: str, target: str, events: Iterable[Any], profile: Mapping[str, str] | None
     ):
-        raise NotImplementedError("stream translation is not implemented yet")
+        """A lazy iterator of output events (``toolwire_reference.translate_stream``)."""
+        from .streams import translate_stream
+
+        return translate_stream(events, source=source, target=target, profile=profile)

@@ -69,7 +69,10 @@ def resolve_profile(pairs: list[str], profiles: dict[str, dict[str, Any]]) -> di
 
 
 def parse_input(text: str, kind: str, name: str) -> Any:
-    """The payload: JSON for every kind; for `text`, a JSON string or else the raw text itself."""
+    """The payload: JSON for every kind; for `text`, a JSON string or else the raw text itself; for
+    `stream`, a JSON event list when the input starts with `[`, else the raw SSE text."""
+    if kind == "stream" and not text.lstrip().startswith("["):
+        return text
     if kind == "text":
         try:
             value = json.loads(text)
@@ -154,6 +157,8 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.kind == "stream":
+        return _translate_stream(toolwire_reference, payload, args.source, args.target, profile, prog)
     try:
         result = toolwire_reference.translate(
             args.kind, payload, source=args.source, target=args.target, profile=profile
@@ -171,6 +176,26 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{prog}: the reference translator failed: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
     print(_dump(result))
+    return 0
+
+
+def _translate_stream(ref: Any, payload: Any, source: str, target: str, profile: dict, prog: str) -> int:
+    """`--kind stream`: SSE text (or a JSON event list) in, SSE text out, written as events are ready."""
+    from toolwire_reference.streams.sse import format_event, read_sse
+
+    events = read_sse(payload) if isinstance(payload, str) else payload
+    try:
+        for event in ref.translate_stream(events, source=source, target=target, profile=profile):
+            sys.stdout.write(format_event(event))
+            sys.stdout.flush()
+    except ref.TranslationError as exc:
+        print(_dump({"error": {"code": exc.code, "message": exc.message, "path": exc.path}}))
+        return 1
+    except BrokenPipeError:  # the reader stopped early (`| head`): not an error of the translation
+        return 0
+    except Exception as exc:
+        print(f"{prog}: the reference translator failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -35,14 +35,23 @@ SIMPLE = [
 
 def test_public_api():
     assert toolwire_reference.__version__ == "0.1.0"
-    assert set(toolwire_reference.__all__) == {"TranslationError", "Translator", "translate", "__version__"}
+    assert set(toolwire_reference.__all__) == {
+        "TranslationError",
+        "Translator",
+        "translate",
+        "translate_stream",
+        "__version__",
+    }
 
 
 def test_capabilities_list_every_profile_value():
     caps = Translator().capabilities()
     assert caps["name"] == "toolwire-reference" and caps["language"] == "python"
     assert caps["version"] == toolwire_reference.__version__
-    assert caps["kinds"] == {kind: [["*", "*"]] for kind in ("tools", "tool_choice", "request", "response")}
+    assert caps["kinds"] == {
+        **{kind: [["*", "*"]] for kind in ("tools", "tool_choice", "request", "response", "stream")},
+        "text": [["text", "*"]],
+    }
     profiles = json.loads((CORPUS / "profiles.json").read_text())
     assert caps["profiles"] == {key: list(spec["values"]) for key, spec in profiles.items()}
 
@@ -89,8 +98,10 @@ def test_translator_protocol_delegates():
         t.translate("tools", "canonical", "anthropic", SIMPLE, None)[0]["input_schema"]
         == SIMPLE[0]["parameters"]
     )
-    with pytest.raises(NotImplementedError):
-        t.translate_stream("openai-chat", "anthropic", [], None)
+    events = t.translate_stream("openai-chat", "anthropic", [], None)  # lazy: nothing read yet
+    with pytest.raises(TranslationError) as info:
+        list(events)
+    assert info.value.code == "stream.truncated"
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,272 @@
+"""What every stream transcoder shares: the decoder and encoder bases, the thinking filter, errors.
+
+A **decoder** reads one dialect's stream events (``{"event"?, "data"}``, .contracts/issue4.md) and
+returns canonical stream events (plain dicts, the ``data`` of a canonical event); an **encoder** reads
+canonical events and returns the target dialect's events. Both are incremental: ``feed(event)`` returns
+what that event lets them emit *now*, ``close()`` what is left at the end of the input. State is a few
+counters and the blocks that are open, never the stream.
+
+Canonical block indices are positions in the final content, assigned by the decoder in the order
+blocks open. Text opens lazily (on the first non-empty fragment: empty text is no content, as in the
+``response`` kind). :class:`ThinkingFilter` drops thinking blocks (``stream.thinking=drop``, or a target
+with no thinking form) and renumbers the blocks after them.
+
+Errors: ``stream.invalid_event`` at ``/<event position>/data/...`` for an event that cannot be read,
+``stream.truncated`` (path ``""``) from ``close()`` when the input ended before its terminal event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..calls import derived_id
+from ..errors import Segments, TranslationError, fail
+
+# Targets with a place for thinking (RULES.md "Thinking and signatures"); openai-chat has none.
+THINKING_TARGETS = ("canonical", "anthropic", "openai-responses", "gemini")
+
+
+def truncated(dialect: str, missing: str) -> TranslationError:
+    return TranslationError(
+        "stream.truncated", f"the {dialect} stream ended before {missing} (truncated)", ""
+    )
+
+
+def stream_id(prefix: str, model: Any) -> str:
+    """The response id a target requires when the source stream has none: deterministic, like the
+    ``response`` kind's, but from what is known when the stream starts (the model)."""
+    return derived_id(prefix, "stream", model or "")
+
+
+class JsonTracker:
+    """Whether the JSON text fed so far is one complete value (an object for tool arguments), with O(1)
+    state: nesting depth and string/escape flags. Used to close a tool call as soon as its arguments are
+    complete (any further non-blank text would make them invalid JSON)."""
+
+    __slots__ = ("depth", "in_string", "escape", "started", "complete")
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.in_string = self.escape = self.started = self.complete = False
+
+    def feed(self, text: str) -> bool:
+        for char in text:
+            if self.in_string:
+                if self.escape:
+                    self.escape = False
+                elif char == "\\":
+                    self.escape = True
+                elif char == '"':
+                    self.in_string = False
+            elif char == '"':
+                self.in_string = True
+            elif char in "{[":
+                self.depth += 1
+                self.started = True
+            elif char in "}]":
+                self.depth -= 1
+                if self.depth == 0 and self.started:
+                    self.complete = True
+        return self.complete
+
+
+class Decoder:
+    """Base of the per-dialect decoders: event bookkeeping and the canonical event builders."""
+
+    dialect = ""
+    terminal = "its terminal event"
+
+    def __init__(self, profile: Mapping[str, str]) -> None:
+        self.profile = profile
+        self.position = -1  # position of the event being read, in the input
+        self.started = False
+        self.ended = False
+        self.blocks = 0  # canonical blocks opened so far
+        self.calls = 0  # tool calls opened so far
+        self.text_block: tuple[str, int, Any] | None = None  # (kind, index, key) of the open text/thinking
+        self.open_calls: dict[Any, int] = {}  # source key -> canonical index
+
+    # ---- input -----------------------------------------------------------------------------
+    def feed(self, event: Any) -> list[dict]:
+        self.position += 1
+        if not isinstance(event, dict) or "data" not in event:
+            raise fail(
+                "stream.invalid_event", 'a stream event is an object {"event"?, "data"}', (self.position,)
+            )
+        try:
+            return self.on_data(event["data"])
+        except TranslationError as exc:
+            if exc.code == "response.invalid":  # a shared response reader refused a member
+                raise fail("stream.invalid_event", exc.message, (self.position, "data")) from exc
+            raise
+        except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
+            raise self.invalid(
+                f"cannot read this {self.dialect} event ({type(exc).__name__}: {exc})"
+            ) from exc
+
+    def close(self) -> list[dict]:
+        if self.ended:
+            return []
+        out = self.on_close()
+        if out is None:
+            raise truncated(self.dialect, self.terminal)
+        return out
+
+    def on_data(self, data: Any) -> list[dict]:
+        raise NotImplementedError
+
+    def on_close(self) -> list[dict] | None:
+        """Events that end a stream whose terminal event is missing but whose end is certain, or None
+        (truncated)."""
+        return None
+
+    def invalid(self, message: str, *segments: str | int) -> TranslationError:
+        return fail("stream.invalid_event", message, (self.position, "data", *segments))
+
+    def after_end(self, data: Any) -> list[dict]:
+        raise self.invalid(f"an event after the end of the {self.dialect} stream")
+
+    def path(self, *segments: str | int) -> Segments:
+        return (self.position, "data", *segments)
+
+    # ---- canonical events --------------------------------------------------------------------
+    def start(self, response_id: Any = None, model: Any = None) -> list[dict]:
+        self.started = True
+        event: dict = {"type": "message_start"}
+        if isinstance(response_id, str) and response_id:
+            event["id"] = response_id
+        if isinstance(model, str) and model:
+            event["model"] = model
+        return [event]
+
+    def text(
+        self, kind: str, text: str, key: Any = None, signature: Any = None, signed: bool = False
+    ) -> list[dict]:
+        """A text or thinking fragment for the block ``key`` (opens it when it is not the open one).
+
+        ``signed``: the source promises a signature for this thinking block (it may come at its end);
+        carried as the internal member ``signed`` on the block's first event (an Anthropic target streams
+        such thinking at once and holds unsigned thinking; the canonical encoder leaves it out)."""
+        out: list[dict] = []
+        if not text and signature is None:
+            return out
+        opening = self.text_block is None or self.text_block[0] != kind or self.text_block[2] != key
+        if opening:
+            out += self.close_text()
+            self.text_block = (kind, self.new_block(), key)
+        event = {"type": f"{kind}_delta", "index": self.text_block[1], "text": text}
+        if opening and signed:
+            event["signed"] = True
+        if signature is not None:
+            event["signature"] = signature
+        out.append(event)
+        return out
+
+    def close_text(self, key: Any = None, any_key: bool = True) -> list[dict]:
+        if self.text_block is None or (not any_key and self.text_block[2] != key):
+            return []
+        index = self.text_block[1]
+        self.text_block = None
+        return [{"type": "block_end", "index": index}]
+
+    def start_call(self, key: Any, call_id: str, name: str, **extra: Any) -> list[dict]:
+        out = self.close_text()
+        index = self.new_block()
+        self.calls += 1
+        self.open_calls[key] = index
+        event = {"type": "tool_call_start", "index": index, "id": call_id, "name": name}
+        event.update({k: v for k, v in extra.items() if v is not None})
+        out.append(event)
+        return out
+
+    def call_delta(self, key: Any, fragment: str) -> list[dict]:
+        if not fragment:
+            return []
+        return [{"type": "tool_call_delta", "index": self.open_calls[key], "arguments": fragment}]
+
+    def end_call(self, key: Any) -> list[dict]:
+        index = self.open_calls.pop(key, None)
+        return [] if index is None else [{"type": "block_end", "index": index}]
+
+    def close_all(self) -> list[dict]:
+        out = self.close_text()
+        for key in list(self.open_calls):
+            out += self.end_call(key)
+        return out
+
+    def finish(self, stop_reason: str, usage: Any = None, stop_sequence: Any = None) -> list[dict]:
+        out = self.close_all()
+        event: dict = {"type": "message_end", "stop_reason": stop_reason}
+        if isinstance(stop_sequence, str):
+            event["stop_sequence"] = stop_sequence
+        if usage:
+            event["usage"] = usage
+        out.append(event)
+        self.ended = True
+        return out
+
+    def error(self, code: Any, message: Any) -> list[dict]:
+        self.ended = True
+        return [
+            {
+                "type": "error",
+                "error": {
+                    "code": str(code) if code not in (None, "") else "error",
+                    "message": message if isinstance(message, str) else "",
+                },
+            }
+        ]
+
+    def new_block(self) -> int:
+        self.blocks += 1
+        return self.blocks - 1
+
+
+class Encoder:
+    """Base of the per-dialect encoders: dispatch on the canonical event type."""
+
+    dialect = ""
+
+    def __init__(self, profile: Mapping[str, str]) -> None:
+        self.profile = profile
+        self.ended = False
+
+    def feed(self, event: dict) -> list[dict]:
+        if self.ended:
+            return []
+        handler = getattr(self, "on_" + event["type"])
+        return handler(event)
+
+    def close(self) -> list[dict]:
+        if not self.ended:  # the decoders raise first; a defence for direct use
+            raise truncated("canonical", "message_end")
+        return []
+
+
+class ThinkingFilter:
+    """Drops thinking blocks when they are not kept, and renumbers the blocks that follow."""
+
+    def __init__(self, keep: bool) -> None:
+        self.keep = keep
+        self.next = 0
+        self.index: dict[int, int | None] = {}  # open source block -> output index (None: dropped)
+
+    def feed(self, event: dict) -> list[dict]:
+        if "index" not in event:
+            return [event]
+        source = event["index"]
+        if source not in self.index:
+            if event["type"] == "thinking_delta" and not self.keep:
+                self.index[source] = None
+            else:
+                self.index[source] = self.next
+                self.next += 1
+        target = self.index[source]
+        if event["type"] == "block_end":
+            del self.index[source]
+        if target is None:
+            return []
+        if target == source:
+            return [event]
+        return [{**event, "index": target}]

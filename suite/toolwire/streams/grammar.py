@@ -1,0 +1,150 @@
+"""The shared engine of the stream grammars: one state machine per dialect (``grammar_<dialect>.py``).
+
+A grammar sees the events of one stream in order (``event(index, name, data)``), then the end of the
+stream (``end()``); the first rule broken raises :class:`GrammarViolation` naming the event index and the
+rule, e.g. ``event 7: content_block_delta for index 2 but block 2 was never started``. Checking stops at
+the first violation (later ones are usually consequences of it).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "DIALECTS",
+    "Grammar",
+    "GrammarViolation",
+    "Violation",
+    "check_stream",
+    "grammar_for",
+    "is_json_object_text",
+]
+
+DIALECTS = ("anthropic", "canonical", "gemini", "openai-chat", "openai-responses")
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A broken rule: ``index`` is the event's position (None: at the end of the stream)."""
+
+    index: int | None
+    rule: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"event {self.index}" if self.index is not None else "end of stream"
+        return f"{where}: {self.message} [{self.rule}]"
+
+
+class GrammarViolation(Exception):
+    def __init__(self, violation: Violation) -> None:
+        super().__init__(str(violation))
+        self.violation = violation
+
+
+class Grammar:
+    """Base class: subclasses implement :meth:`on_event` and :meth:`on_end` and call :meth:`fail`."""
+
+    dialect = ""
+    #: None: the event name may be absent or equal to ``data.type``; True: it must equal ``data.type``;
+    #: False: it must be absent
+    event_names: bool | None = None
+
+    def __init__(self) -> None:
+        self.index = -1
+        self.ended = False  # a terminal event was seen: nothing may follow
+
+    def fail(self, rule: str, message: str, *, at_end: bool = False) -> GrammarViolation:
+        return GrammarViolation(Violation(None if at_end else self.index, f"{self.dialect}.{rule}", message))
+
+    def event(self, index: int, event: Any) -> None:
+        self.index = index
+        if not isinstance(event, dict) or "data" not in event:
+            raise self.fail("event-shape", 'an event is an object {"event"?: name, "data": ...}')
+        extra = sorted(set(event) - {"event", "data"})
+        if extra:
+            raise self.fail("event-shape", f"unexpected member(s) {', '.join(map(repr, extra))} in an event")
+        name = event.get("event")
+        if "event" in event and not isinstance(name, str):
+            raise self.fail("event-name", "the event name must be a string")
+        data = event["data"]
+        if self.ended:
+            raise self.fail("after-end", f"an event after the end of the stream ({describe(data)})")
+        if self.event_names is False and name is not None:
+            raise self.fail("event-name", f"{self.dialect} events carry no SSE event name (got {name!r})")
+        if isinstance(data, dict) and self.event_names is not False:
+            kind = data.get("type")
+            if name is None and self.event_names:
+                raise self.fail(
+                    "event-name", f"the SSE event name is missing (clients dispatch on it; expected {kind!r})"
+                )
+            if name is not None and name != kind:
+                raise self.fail("event-name", f"SSE event name {name!r} differs from data.type {kind!r}")
+        self.on_event(name, data)
+
+    def end(self, count: int) -> None:
+        self.index = count
+        self.on_end()
+
+    def on_event(self, name: str | None, data: Any) -> None:
+        raise NotImplementedError
+
+    def on_end(self) -> None:
+        raise NotImplementedError
+
+
+def describe(data: Any) -> str:
+    if isinstance(data, dict):
+        if isinstance(data.get("type"), str):
+            return data["type"]
+        return "object"
+    return json.dumps(data)[:40]
+
+
+def is_json_object_text(text: str) -> bool:
+    try:
+        return isinstance(json.loads(text), dict)
+    except ValueError:
+        return False
+
+
+_REGISTRY: dict[str, Callable[[], Grammar]] = {}
+
+
+def grammar_for(dialect: str) -> Grammar:
+    """A fresh grammar for ``dialect``; KeyError for an unknown dialect."""
+    if not _REGISTRY:
+        from . import (
+            grammar_anthropic,
+            grammar_canonical,
+            grammar_gemini,
+            grammar_openai_chat,
+            grammar_openai_responses,
+        )
+
+        for mod in (
+            grammar_anthropic,
+            grammar_canonical,
+            grammar_gemini,
+            grammar_openai_chat,
+            grammar_openai_responses,
+        ):
+            _REGISTRY[mod.GRAMMAR.dialect] = mod.GRAMMAR
+    return _REGISTRY[dialect]()
+
+
+def check_stream(events: Any, dialect: str) -> list[Violation]:
+    """The first rule of ``dialect``'s grammar that ``events`` break ([] when the stream is valid)."""
+    grammar = grammar_for(dialect)
+    if not isinstance(events, list):
+        return [Violation(None, f"{dialect}.stream-shape", "a stream is a list of events")]
+    try:
+        for i, event in enumerate(events):
+            grammar.event(i, event)
+        grammar.end(len(events))
+    except GrammarViolation as exc:
+        return [exc.violation]
+    return []

@@ -1,0 +1,73 @@
+"""Stream payloads: a list of ``{"event"?, "data"}`` events, or ``{"sse": "<raw SSE text>"}`` (framing
+cases), per ``.contracts/issue4.md``; and the framing-stripped ``*.chunks.jsonl`` recordings."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .sse import events_from_sse
+
+__all__ = ["StreamError", "events_from_jsonl", "split_streams", "stream_events"]
+
+#: dialects whose SSE messages carry an event name equal to ``data.type``
+NAMED_EVENTS = ("anthropic", "openai-responses")
+
+
+class StreamError(Exception):
+    """A stream cannot be read or accumulated: ``code`` is ``stream.truncated`` or ``stream.invalid_event``;
+    ``index`` is the event's position (None: the stream as a whole)."""
+
+    def __init__(self, code: str, message: str, index: int | None = None) -> None:
+        super().__init__(message if index is None else f"event {index}: {message}")
+        self.code = code
+        self.message = message
+        self.index = index
+
+
+def stream_events(payload: Any) -> list[dict[str, Any]]:
+    """The event list of a stream payload (a list as is; ``{"sse": text}`` parsed)."""
+    if isinstance(payload, dict) and set(payload) == {"sse"} and isinstance(payload["sse"], str):
+        try:
+            return events_from_sse(payload["sse"])
+        except ValueError as exc:
+            raise StreamError("stream.invalid_event", str(exc)) from exc
+    if isinstance(payload, list):
+        return payload
+    raise StreamError("stream.invalid_event", 'a stream payload is a list of events or {"sse": "<text>"}')
+
+
+def events_from_jsonl(text: str, dialect: str) -> list[dict[str, Any]]:
+    """Events of a recording that kept one ``data`` JSON per line (vercel/ai ``*.chunks.txt``, see
+    real-captures/SOURCES.md): the event names the SSE framing carried are restored as ``data.type`` for
+    the dialects that send them (Anthropic, Responses)."""
+    events: list[dict[str, Any]] = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        data = json.loads(line)
+        if dialect in NAMED_EVENTS and isinstance(data, dict) and isinstance(data.get("type"), str):
+            events.append({"event": data["type"], "data": data})
+        else:
+            events.append({"data": data})
+    return events
+
+
+def split_streams(events: list[dict[str, Any]], dialect: str) -> list[list[dict[str, Any]]]:
+    """Split consecutive streams recorded back to back (real-captures/openai-responses/11 holds the four
+    streams of a multi-step run) at each ``response.created`` / ``message_start``."""
+    first = {
+        "openai-responses": "response.created",
+        "anthropic": "message_start",
+        "canonical": "message_start",
+    }
+    start_type = first.get(dialect)
+    if start_type is None:
+        return [events]
+    out: list[list[dict[str, Any]]] = []
+    for event in events:
+        data = event.get("data")
+        if isinstance(data, dict) and data.get("type") == start_type or not out:
+            out.append([])
+        out[-1].append(event)
+    return out

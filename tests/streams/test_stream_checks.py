@@ -1,0 +1,158 @@
+"""Stream checks end to end: main check, re-chunked replays, incrementality, refusals, SSE payloads."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+import stream_captures
+from toolwire import paths
+from toolwire.adapters import load_adapter
+from toolwire.checks import run_check
+from toolwire.corpus import load_corpus
+from toolwire.streams.accumulate import accumulate
+
+pytestmark = stream_captures.needs_captures
+
+TRANSLATORS = '''
+from toolwire.protocol import TranslationRefusal
+
+
+class Echo:
+    """Same-dialect pass-through, lazy: emits each event as soon as it is read."""
+
+    def capabilities(self):
+        return {"name": "echo", "version": "1", "kinds": {"stream": [["*", "*"]]}}
+
+    def translate(self, kind, source, target, payload, profile):
+        raise NotImplementedError
+
+    def translate_stream(self, source, target, events, profile):
+        for event in events:
+            yield event
+
+
+class Buffer(Echo):
+    def translate_stream(self, source, target, events, profile):
+        return list(events)
+
+
+class NoDone(Echo):
+    def translate_stream(self, source, target, events, profile):
+        return [e for e in events if e["data"] != "[DONE]"]
+
+
+class Refuse(Echo):
+    def translate_stream(self, source, target, events, profile):
+        if not events or events[-1]["data"] != "[DONE]":
+            raise TranslationRefusal("stream.truncated", "no terminal event")
+        return list(events)
+'''
+
+
+@pytest.fixture()
+def setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list]:
+    (tmp_path / "tw_stream_toys.py").write_text(textwrap.dedent(TRANSLATORS))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("tw_stream_toys", None)
+    bundled = paths.corpus_dir()
+    root = tmp_path / "corpus"
+    (root / "cases" / "streams").mkdir(parents=True)
+    for name in ("VERSION", "errors.json", "profiles.json", "features.json", "INTERPRETING.md"):
+        shutil.copy(bundled / name, root / name)
+    raw = (stream_captures.CAPTURES / "openai-chat" / "09_stream_parallel_tool_calls.sse").read_text()
+    events = next(e for label, _, e in stream_captures.streams() if label.startswith("openai-chat/09"))
+    expected = accumulate(events, "openai-chat")
+    expected["id"] = {"$regex": "^chatcmpl-"}
+    cases = {
+        "streams/parallel": {
+            "source": {"dialect": "openai-chat", "payload": events},
+            "expect": [{"dialect": "openai-chat", "accumulated": expected}],
+        },
+        "streams/framing": {
+            "source": {"dialect": "openai-chat", "payload": {"sse": raw}},
+            "expect": [{"dialect": "openai-chat", "accumulated": expected, "events": events}],
+        },
+        "streams/truncated": {
+            "source": {"dialect": "openai-chat", "payload": events[:10]},
+            "expect": [{"dialect": "openai-chat", "error": {"code": "stream.truncated"}}],
+        },
+    }
+    for case_id, body in cases.items():
+        doc = {
+            "id": case_id,
+            "title": case_id,
+            "features": ["tools.wrapper"],
+            "level": "must",
+            "kind": "stream",
+            "refs": ["test"],
+            **body,
+        }
+        (root / "cases" / f"{case_id}.json").write_text(json.dumps(doc))
+    return root, events
+
+
+def results(root: Path, translator: str) -> dict[str, object]:
+    corpus = load_corpus(root)
+    adapter = load_adapter(f"python:tw_stream_toys:{translator}")
+    return {c.id: run_check(adapter, c, corpus.profiles) for c in corpus.checks()}
+
+
+def test_check_ids_and_levels(setup) -> None:
+    root, _ = setup
+    checks = {c.id: c for c in load_corpus(root).checks()}
+    base = "streams/parallel[openai-chat>openai-chat"
+    assert {
+        f"{base}]",
+        f"{base},rechunk=chars]",
+        f"{base},rechunk=escape]",
+        f"{base},rechunk=utf8]",
+        f"{base},rechunk=whole]",
+        f"{base},incremental]",
+    } <= set(checks)
+    assert checks[f"{base}]"].level == "must" and checks[f"{base},rechunk=chars]"].level == "should"
+    assert "streams/truncated[openai-chat>openai-chat]" in checks
+    assert not [c for c in checks if c.startswith("streams/truncated") and "rechunk" in c]
+
+
+def test_a_good_incremental_translator_passes_everything(setup) -> None:
+    root, _ = setup
+    outcomes = {k: (r.outcome, r.message) for k, r in results(root, "Echo").items()}
+    failed = {k: v for k, v in outcomes.items() if v[0] != "passed" and not k.startswith("streams/truncated")}
+    assert not failed
+    assert outcomes["streams/truncated[openai-chat>openai-chat]"][0] == "failed"  # no refusal
+
+
+def test_buffering_is_reported_by_the_incremental_check(setup) -> None:
+    root, _ = setup
+    res = results(root, "Buffer")
+    inc = res["streams/parallel[openai-chat>openai-chat,incremental]"]
+    assert inc.outcome == "failed" and "held until the end" in inc.message
+    assert res["streams/parallel[openai-chat>openai-chat]"].outcome == "passed"
+
+
+def test_grammar_violation_fails_the_check(setup) -> None:
+    root, _ = setup
+    res = results(root, "NoDone")["streams/parallel[openai-chat>openai-chat]"]
+    assert res.outcome == "failed" and "openai-chat.done-last" in res.message and res.wire_valid is False
+
+
+def test_refusal_of_a_truncated_stream(setup) -> None:
+    root, _ = setup
+    res = results(root, "Refuse")
+    assert res["streams/truncated[openai-chat>openai-chat]"].outcome == "passed"
+    assert res["streams/framing[openai-chat>openai-chat]"].outcome == "passed"
+
+
+def test_accumulated_difference_is_diffed(setup) -> None:
+    root, events = setup
+    path = root / "cases" / "streams" / "parallel.json"
+    doc = json.loads(path.read_text())
+    doc["expect"][0]["accumulated"]["choices"][0]["finish_reason"] = "stop"
+    path.write_text(json.dumps(doc))
+    res = results(root, "Echo")["streams/parallel[openai-chat>openai-chat]"]
+    assert res.outcome == "failed" and "accumulated" in res.message and "/choices/0/finish_reason" in res.diff
