@@ -254,6 +254,22 @@ def _import(module: str, spec: str) -> Any:
         raise AdapterError(f"{spec}: importing {module!r} failed: {describe_crash(exc)}") from exc
 
 
+def _peer_spec(spec: str) -> str:
+    """``peer:NAME`` → the ``python:`` spec of the bundled adapter for that library (``toolwire.peers``)."""
+    from .peers import PEERS, missing_modules
+
+    name = spec.partition(":")[2].strip()
+    if name not in PEERS:
+        raise AdapterError(f"{spec!r}: unknown peer {name!r} (known: {', '.join(sorted(PEERS))})")
+    missing = missing_modules(name)
+    if missing:
+        raise AdapterError(
+            f"{spec}: {', '.join(missing)} not installed; install it with: "
+            f"pip install 'toolwire[{PEERS[name][1]}]'"
+        )
+    return PEERS[name][0]
+
+
 def default_timeout(spec: str) -> float:
     """Seconds a check may take by default: 10 for ``cmd:`` adapters, 30 otherwise."""
     return DEFAULT_CMD_TIMEOUT if spec.strip().startswith("cmd:") else DEFAULT_TIMEOUT
@@ -266,7 +282,8 @@ def load_adapter(
     validate_protocol: bool = False,
     cwd: str | os.PathLike[str] | None = None,
 ) -> Adapter:
-    """Load ``reference``, ``python:pkg.module:obj`` (an instance, or a class / zero-argument factory) or
+    """Load ``reference``, ``python:pkg.module:obj`` (an instance, or a class / zero-argument factory),
+    ``peer:NAME`` (a bundled adapter for another library, :mod:`toolwire.peers`) or
     ``cmd:<command line>`` (a subprocess speaking docs/protocol.md; see :mod:`toolwire.subprocess_adapter`).
 
     ``timeout``: seconds one translation may take before the check is ``errored`` as hung (0/None: no limit;
@@ -277,10 +294,12 @@ def load_adapter(
     if timeout == "default":
         timeout = default_timeout(spec)
     full = ALIASES.get(spec, spec)
+    if full.startswith("peer:"):
+        full = _peer_spec(spec)
     scheme, sep, rest = full.partition(":")
     if not sep:
         raise AdapterError(
-            f"{spec!r}: an adapter is 'reference', 'python:pkg.module:obj', 'cmd:…' or 'http:…'"
+            f"{spec!r}: an adapter is 'reference', 'python:pkg.module:obj', 'peer:NAME', 'cmd:…' or 'http:…'"
         )
     if scheme == "python":
         module, _, attr = rest.partition(":")
@@ -306,5 +325,7 @@ def load_adapter(
 
         return SubprocessAdapter(spec, rest, timeout=timeout, validate_protocol=validate_protocol, cwd=cwd)
     if scheme == "http":
-        raise AdapterError(f"{spec!r}: {scheme}: adapters are not implemented in this version of toolwire")
+        from .http_adapter import HttpAdapter
+
+        return HttpAdapter(spec, rest, timeout=timeout)
     raise AdapterError(f"{spec!r}: unknown adapter scheme {scheme!r} (python:, cmd:, http:, or 'reference')")

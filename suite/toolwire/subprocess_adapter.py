@@ -19,6 +19,7 @@ import json
 import os
 import queue
 import shlex
+import signal
 import subprocess
 import threading
 import time
@@ -38,6 +39,8 @@ __all__ = [
 PROTOCOL_VERSION = 1
 #: seconds the process may take to start and answer ``hello`` (at least the check timeout)
 STARTUP_TIMEOUT = 30.0
+#: after this many failed restarts in a row, checks are errored at once (no more start-up waits)
+MAX_FAILED_RESTARTS = 3
 #: seconds the process has to exit after ``bye`` before it is killed
 BYE_GRACE = 2.0
 _STDERR_LINES = 200
@@ -74,6 +77,7 @@ class _Process:
                 stderr=subprocess.PIPE,
                 cwd=cwd,
                 bufsize=0,
+                start_new_session=os.name == "posix",  # its own process group, killed as a whole
             )
         except OSError as exc:
             raise ProtocolFailure(f"cannot start {shlex.join(argv)!r}: {exc}") from exc
@@ -182,11 +186,16 @@ class _Process:
         return text
 
     def kill(self) -> None:
-        if self.popen.poll() is None:
-            with contextlib.suppress(OSError):
+        """Kill the process and its process group (a wrapper's children too); keep what it wrote."""
+        with contextlib.suppress(OSError):
+            if os.name == "posix":
+                os.killpg(self.popen.pid, signal.SIGKILL)
+            elif self.popen.poll() is None:
                 self.popen.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.popen.wait(timeout=5.0)
+        self._out.join(1.0)  # let the readers drain the pipes before they are closed
+        self._err.join(1.0)
         self._close_pipes()
 
     def bye(self) -> None:
@@ -255,6 +264,8 @@ class SubprocessAdapter(Adapter):
         self._seq = 0
         self._lock = threading.RLock()
         self._closed = False
+        self._failed_restarts = 0
+        self._last_restart_failure = ""
         try:
             caps = self._start()
         except ProtocolFailure as exc:
@@ -306,11 +317,19 @@ class SubprocessAdapter(Adapter):
         if self._closed:
             raise ProtocolFailure("the adapter is closed")
         if self._proc is None:
+            if self._failed_restarts >= MAX_FAILED_RESTARTS:
+                raise ProtocolFailure(
+                    f"restarting it failed: given up after {self._failed_restarts} failed restarts in a "
+                    f"row; the last one: {self._last_restart_failure}"
+                )
             self.restarts += 1
             try:
                 self._start()
             except ProtocolFailure as exc:
+                self._failed_restarts += 1
+                self._last_restart_failure = str(exc)
                 raise ProtocolFailure(f"restarting it failed: {exc}") from None
+            self._failed_restarts = 0
         assert self._proc is not None
         return self._proc
 
@@ -448,6 +467,17 @@ class SubprocessAdapter(Adapter):
     ) -> Answer:
         """A stream, one event at a time; the answer's payload is every produced event, in order."""
         return self.stream(source, target, events, profile)[0]
+
+    def translate_stream_steps(
+        self, source: str, target: str, events: list[Any], profile: dict[str, str]
+    ) -> Answer:
+        """The stream, one event at a time; the payload is the list of event batches the process answered
+        after each input event and after the end (``len(events) + 1`` lists), for the incrementality check
+        (``toolwire.streams.judge``)."""
+        answer, batches = self.stream(source, target, events, profile)
+        if answer.status != "payload":
+            return answer
+        return Answer("payload", payload=batches, duration_ms=answer.duration_ms)
 
     def stream(
         self, source: str, target: str, events: list[Any], profile: dict[str, str]

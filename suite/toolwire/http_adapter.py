@@ -1,0 +1,552 @@
+"""Run a black-box translating proxy: ``http:<config.toml>``.
+
+The config (TOML; paths relative to the current directory)::
+
+    client_dialect = "anthropic"          # what clients speak to the proxy
+    upstream_dialect = "openai-chat"      # what the proxy speaks to its upstream
+    # either the command that starts the proxy ({port}: a free port chosen for it, {upstream_url}: the
+    # mock upstream's base URL; both substituted in the arguments and in env values) …
+    command = ["toolwire", "serve", "--listen", "127.0.0.1:{port}", "--client-dialect", "anthropic",
+               "--upstream-dialect", "openai-chat", "--upstream-url", "{upstream_url}"]
+    env = {}                              # extra environment variables for the command
+    # … or the base URL of a proxy already running, configured to use http://127.0.0.1:<mock_port>
+    # url = "http://127.0.0.1:8080"
+    # mock_port = 18080                   # default 0: any free port (only useful with `command`)
+    client_endpoint = "/v1/messages"      # default: the client dialect's real path
+    headers = {"anthropic-version" = "2023-06-01"}   # extra headers on every client request
+    api_key = "sk-test"                   # sent in the client dialect's key header (default: a random one)
+    profile = {}                          # profile values the proxy was started with (default: defaults)
+    ready_timeout = 20                    # seconds the command has to accept connections
+
+The harness runs a mock upstream (aiohttp, 127.0.0.1, the upstream dialect's real paths) that records
+the request the proxy sends and answers with a canned response or stream (SSE written event by event,
+each event split in two chunks). Declared kinds, for this pair only:
+
+- ``request`` client → upstream: the case's request goes through the proxy; the output is the body the
+  mock received (the mock answers a minimal valid response or stream).
+- ``response`` upstream → client: a minimal client request goes through the proxy; the mock answers the
+  case's payload; the output is the proxy's response body.
+- ``stream`` upstream → client: the same with a streaming request and the case's events as SSE; the output
+  is the events of the proxy's SSE.
+
+A proxy refuses with a toolwire code (``corpus/errors.json``) by answering an error body (or, mid-stream,
+a last error event) whose error object carries the code in ``code`` (with the JSON Pointer in ``param``)
+or, Gemini style, in an ``ErrorInfo`` detail's ``reason`` (``metadata.path``): ``toolwire serve`` does.
+Any other error answer is a crash (``errored``), with the status and body. The API key is never written
+to results: it is replaced by ``[redacted]`` wherever it would appear.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import re
+import secrets
+import shlex
+import signal
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+import tomllib
+from typing import Any
+
+from .adapters import Adapter, AdapterError
+from .protocol import TranslationRefusal
+
+__all__ = ["HttpAdapter", "LoopThread", "MockUpstream", "load_config"]
+
+PROVIDER_DIALECTS = ("openai-chat", "openai-responses", "anthropic", "gemini")
+CLIENT_PATHS = {
+    "openai-chat": "/v1/chat/completions",
+    "openai-responses": "/v1/responses",
+    "anthropic": "/v1/messages",
+    "gemini": "/v1beta/models/{model}:generateContent",
+}
+MODEL = "toolwire-model"
+_GEMINI_PATH = re.compile(r"^/v1beta/models/([^/:]+):(generateContent|streamGenerateContent)$")
+
+MINIMAL_REQUESTS: dict[str, dict[str, Any]] = {
+    "openai-chat": {"model": MODEL, "messages": [{"role": "user", "content": "hi"}]},
+    "openai-responses": {"model": MODEL, "input": "hi"},
+    "anthropic": {"model": MODEL, "max_tokens": 64, "messages": [{"role": "user", "content": "hi"}]},
+    "gemini": {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]},
+}
+_GEMINI_MINIMAL = {
+    "candidates": [
+        {"content": {"role": "model", "parts": [{"text": "ok"}]}, "finishReason": "STOP", "index": 0}
+    ],
+    "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1, "totalTokenCount": 2},
+    "modelVersion": MODEL,
+    "responseId": "tw-minimal",
+}
+
+
+def minimal_response(dialect: str) -> Any:
+    """A small valid response body of ``dialect`` (what the mock answers in ``request`` checks)."""
+    from toolwire_reference import translate
+
+    if dialect == "gemini":
+        return json.loads(json.dumps(_GEMINI_MINIMAL))
+    return translate("response", _GEMINI_MINIMAL, source="gemini", target=dialect)
+
+
+def minimal_stream(dialect: str) -> list[dict[str, Any]]:
+    """A small valid stream of ``dialect``."""
+    from toolwire_reference import translate_stream
+
+    return list(translate_stream([{"data": _GEMINI_MINIMAL}], source="gemini", target=dialect))
+
+
+def _error_codes() -> frozenset[str]:
+    from .paths import corpus_dir
+
+    try:
+        return frozenset(json.loads((corpus_dir() / "errors.json").read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        return frozenset()
+
+
+def refusal_in(obj: Any, codes: frozenset[str]) -> dict[str, Any] | None:
+    """``{"code", "message", "path"}`` when ``obj`` is an error body or event carrying a toolwire code."""
+    if not isinstance(obj, dict):
+        return None
+    err = obj.get("error")
+    if not isinstance(err, dict):
+        err = obj if obj.get("type") == "error" else None
+    if not isinstance(err, dict):
+        return None
+    found: list[tuple[Any, Any]] = [
+        (err.get("code"), err.get("param")),
+        (err.get("toolwire_code"), err.get("path")),
+    ]
+    for detail in err.get("details") or []:
+        if isinstance(detail, dict):
+            meta = detail.get("metadata") if isinstance(detail.get("metadata"), dict) else {}
+            found.append((detail.get("reason"), meta.get("path")))
+    for code, path in found:
+        if isinstance(code, str) and code in codes:
+            message = err.get("message")
+            return {
+                "code": code,
+                "message": message if isinstance(message, str) else code,
+                "path": path if isinstance(path, str) else None,
+            }
+    return None
+
+
+class LoopThread:
+    """An asyncio event loop running in a daemon thread; ``run(coro, timeout)`` from any other thread."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="toolwire-http-loop", daemon=True)
+        self.thread.start()
+
+    def run(self, coro: Any, timeout: float | None = None) -> Any:
+        future = asyncio.run_coroutine_threadsafe(coro, self.loop)
+        try:
+            return future.result(timeout)
+        except TimeoutError:
+            future.cancel()
+            raise
+
+    def stop(self) -> None:
+        if self.loop.is_running():
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(5)
+        if not self.loop.is_running():
+            self.loop.close()
+
+
+class MockUpstream:
+    """A fake provider for ``dialect`` on 127.0.0.1: records each request, answers per :attr:`plan`.
+
+    ``plan``: ``{"status", "json"}`` (a JSON body), ``{"events": [...], "hold"?: threading.Event}`` (SSE;
+    with ``hold``, the last event waits until it is set), or ``None`` (a minimal valid response, or
+    stream when the request asks for one).
+    """
+
+    def __init__(self, dialect: str, loop: LoopThread, port: int = 0) -> None:
+        self.dialect = dialect
+        self.loop = loop
+        self.port = port
+        self.plan: dict[str, Any] | None = None
+        self.requests: list[dict[str, Any]] = []
+        self._runner: Any = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> MockUpstream:
+        self.loop.run(self._start(), 30)
+        return self
+
+    def stop(self) -> None:
+        if self._runner is not None:
+            with contextlib.suppress(Exception):
+                self.loop.run(self._runner.cleanup(), 10)
+            self._runner = None
+
+    def reset(self, plan: dict[str, Any] | None) -> None:
+        self.plan = plan
+        self.requests = []
+
+    @property
+    def recorded(self) -> dict[str, Any] | None:
+        return self.requests[-1] if self.requests else None
+
+    async def _start(self) -> None:
+        from aiohttp import web
+
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_route("*", "/{tail:.*}", self._handle)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", self.port)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]
+
+    def _problem(self, method: str, path: str, query: dict[str, str], stream: bool) -> str | None:
+        if method != "POST":
+            return f"the proxy sent {method} {path} to the upstream; a POST was expected"
+        if self.dialect == "gemini":
+            m = _GEMINI_PATH.match(path)
+            if not m:
+                return (
+                    f"the proxy sent POST {path} to the gemini upstream; expected "
+                    "/v1beta/models/{model}:generateContent or :streamGenerateContent"
+                )
+            if stream and query.get("alt") != "sse":
+                return "the proxy asked the gemini upstream for a stream without ?alt=sse"
+            return None
+        if path != CLIENT_PATHS[self.dialect]:
+            want = CLIENT_PATHS[self.dialect]
+            return f"the proxy sent POST {path} to the {self.dialect} upstream; expected {want}"
+        return None
+
+    async def _handle(self, request: Any) -> Any:
+        from aiohttp import web
+        from toolwire_reference.streams.sse import format_event
+
+        raw = await request.read()
+        try:
+            body: Any = json.loads(raw)
+        except ValueError:
+            body = None
+        if self.dialect == "gemini":
+            stream = ":streamGenerateContent" in request.path
+        else:
+            stream = isinstance(body, dict) and body.get("stream") is True
+        query = dict(request.query)
+        record = {
+            "method": request.method,
+            "path": request.path,
+            "query": query,
+            "headers": {k.lower(): v for k, v in request.headers.items()},
+            "body": body,
+            "raw": None if body is not None else raw.decode("utf-8", "replace")[:2000],
+            "stream": stream,
+            "problem": self._problem(request.method, request.path, query, stream),
+        }
+        self.requests.append(record)
+        if record["problem"]:
+            return web.json_response({"error": {"message": record["problem"]}}, status=404)
+        plan = self.plan
+        if plan is None:
+            minimal = {"events": minimal_stream(self.dialect)} if stream else None
+            plan = minimal or {"json": minimal_response(self.dialect)}
+        if "events" not in plan:
+            return web.json_response(plan.get("json"), status=int(plan.get("status", 200)))
+        resp = web.StreamResponse(
+            status=int(plan.get("status", 200)),
+            headers={"content-type": "text/event-stream", "cache-control": "no-cache"},
+        )
+        resp.enable_chunked_encoding()
+        await resp.prepare(request)
+        events = list(plan["events"])
+        hold = plan.get("hold")
+        for i, event in enumerate(events):
+            if hold is not None and i == len(events) - 1:
+                while not hold.is_set():
+                    await asyncio.sleep(0.01)
+            data = format_event(event).encode("utf-8")
+            half = len(data) // 2  # split on the wire, even inside a UTF-8 sequence
+            for part in (data[:half], data[half:]):
+                await resp.write(part)
+                await asyncio.sleep(0)
+        await resp.write_eof()
+        return resp
+
+
+def load_config(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Read and check an ``http:`` config file."""
+    try:
+        with open(path, "rb") as fh:
+            cfg = tomllib.load(fh)
+    except OSError as exc:
+        raise AdapterError(f"http:{path}: cannot read the config: {exc}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise AdapterError(f"http:{path}: the config is not valid TOML: {exc}") from exc
+    for key in ("client_dialect", "upstream_dialect"):
+        if cfg.get(key) not in PROVIDER_DIALECTS:
+            raise AdapterError(f"http:{path}: {key} must be one of {', '.join(PROVIDER_DIALECTS)}")
+    if not cfg.get("command") and not cfg.get("url"):
+        raise AdapterError(f"http:{path}: give the proxy's `url` or the `command` that starts it")
+    return cfg
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class HttpAdapter(Adapter):
+    """A translating proxy run black-box through HTTP (see the module docstring)."""
+
+    def __init__(self, spec: str, config_path: str, timeout: float | None = 30.0) -> None:
+        try:
+            import aiohttp  # noqa: F401
+        except ModuleNotFoundError as exc:
+            raise AdapterError(
+                f"{spec}: the http: adapter needs aiohttp: pip install 'toolwire[serve]'"
+            ) from exc
+        cfg = load_config(config_path)
+        self.cfg = cfg
+        self.client = cfg["client_dialect"]
+        self.upstream = cfg["upstream_dialect"]
+        self.api_key = str(cfg.get("api_key") or "tw-key-" + secrets.token_hex(12))
+        self.codes = _error_codes()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self._log: Any = None
+        self.loop = LoopThread()
+        self.session: Any = None
+        self.mock = MockUpstream(self.upstream, self.loop, int(cfg.get("mock_port", 0))).start()
+        self.port = _free_port()
+        self.base_url = str(cfg.get("url") or "http://127.0.0.1:{port}").replace("{port}", str(self.port))
+        profile = {str(k): str(v) for k, v in (cfg.get("profile") or {}).items()}
+        caps = {
+            "name": str(cfg.get("name") or f"http-proxy {self.client}>{self.upstream}"),
+            "version": str(cfg.get("version") or "unknown"),
+            "language": str(cfg.get("language") or "unknown"),
+            "kinds": {
+                "request": [[self.client, self.upstream]],
+                "response": [[self.upstream, self.client]],
+                "stream": [[self.upstream, self.client]],
+            },
+            "profiles": {k: [v] for k, v in profile.items()},
+            "http": {
+                "client_dialect": self.client,
+                "upstream_dialect": self.upstream,
+                "client_endpoint": self._endpoint(False),
+            },
+        }
+        super().__init__(spec=spec, capabilities=caps, timeout=timeout)
+        try:
+            if cfg.get("command"):
+                self._start_proxy()
+        except BaseException:
+            self.close()
+            raise
+
+    # -- the proxy process -------------------------------------------------------------------------------
+    def _subst(self, text: str) -> str:
+        return text.replace("{upstream_url}", self.mock.url).replace("{port}", str(self.port))
+
+    def _start_proxy(self) -> None:
+        command = self.cfg["command"]
+        argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
+        argv = [self._subst(a) for a in argv]
+        env = dict(os.environ)
+        env.update({str(k): self._subst(str(v)) for k, v in (self.cfg.get("env") or {}).items()})
+        self._log = tempfile.TemporaryFile()  # noqa: SIM115 (kept open for the process's lifetime)
+        try:
+            self.proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=self._log,
+                stderr=self._log,
+                env=env,
+                start_new_session=os.name == "posix",
+            )
+        except OSError as exc:
+            raise AdapterError(f"{self.spec}: cannot start {shlex.join(argv)!r}: {exc}") from exc
+        deadline = time.monotonic() + float(self.cfg.get("ready_timeout", 20))
+        host, port = "127.0.0.1", self.port
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AdapterError(
+                    f"{self.spec}: the proxy exited with status {self.proc.returncode} before "
+                    f"accepting connections:\n{self._tail()}"
+                )
+            with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.5):
+                return
+            time.sleep(0.05)
+        raise AdapterError(
+            f"{self.spec}: the proxy did not accept connections on {host}:{port} in time:\n{self._tail()}"
+        )
+
+    def _tail(self) -> str:
+        if self._log is None:
+            return ""
+        self._log.seek(0, os.SEEK_END)
+        size = self._log.tell()
+        self._log.seek(max(0, size - 2000))
+        return self._scrub(self._log.read().decode("utf-8", "replace"))
+
+    def _ensure_proxy(self) -> None:
+        if self.cfg.get("command") and (self.proc is None or self.proc.poll() is not None):
+            status = self.proc.returncode if self.proc is not None else None
+            tail = self._tail()
+            self._stop_proxy()
+            self._start_proxy()
+            if status is not None:
+                raise RuntimeError(f"the proxy had exited (status {status}); restarted. Its output:\n{tail}")
+
+    def _stop_proxy(self) -> None:
+        if self.proc is not None:
+            with contextlib.suppress(OSError):
+                if os.name == "posix":
+                    os.killpg(self.proc.pid, signal.SIGTERM)
+                else:
+                    self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(OSError):
+                    os.killpg(self.proc.pid, signal.SIGKILL) if os.name == "posix" else self.proc.kill()
+                self.proc.wait(5)
+            self.proc = None
+
+    def close(self) -> None:
+        self._stop_proxy()
+        if self.session is not None:
+            with contextlib.suppress(Exception):
+                self.loop.run(self.session.close(), 5)
+            self.session = None
+        self.mock.stop()
+        self.loop.stop()
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+    # -- one exchange ------------------------------------------------------------------------------------
+    def _endpoint(self, stream: bool) -> str:
+        path = str(self.cfg.get("client_endpoint") or CLIENT_PATHS[self.client]).replace("{model}", MODEL)
+        if stream and self.client == "gemini":
+            path = path.replace(":generateContent", ":streamGenerateContent") + "?alt=sse"
+        return path
+
+    def _client_headers(self) -> dict[str, str]:
+        headers = {"content-type": "application/json"}
+        if self.client == "anthropic":
+            headers.update({"x-api-key": self.api_key, "anthropic-version": "2023-06-01"})
+        elif self.client == "gemini":
+            headers["x-goog-api-key"] = self.api_key
+        else:
+            headers["authorization"] = f"Bearer {self.api_key}"
+        headers.update({str(k): str(v) for k, v in (self.cfg.get("headers") or {}).items()})
+        return headers
+
+    async def _exchange(self, body: Any, stream: bool) -> tuple[int, bytes]:
+        from aiohttp import ClientSession, ClientTimeout
+
+        if self.session is None:
+            self.session = ClientSession(timeout=ClientTimeout(total=self.timeout or None))
+        url = self.base_url.rstrip("/") + self._endpoint(stream)
+        data = json.dumps(body, ensure_ascii=False).encode("utf-8")
+        async with self.session.post(url, data=data, headers=self._client_headers()) as resp:
+            return resp.status, await resp.read()
+
+    def _scrub(self, text: str) -> str:
+        return text.replace(self.api_key, "[redacted]")
+
+    def _clean(self, value: Any) -> Any:
+        text = json.dumps(value, ensure_ascii=False)
+        return json.loads(self._scrub(text)) if self.api_key in text else value
+
+    def _send(self, plan: dict[str, Any] | None, body: Any, stream: bool) -> tuple[int, bytes, Any]:
+        self._ensure_proxy()
+        self.mock.reset(plan)
+        status, raw = self.loop.run(self._exchange(body, stream), (self.timeout or None))
+        return status, raw, self.mock.recorded
+
+    def _refuse_or_crash(self, status: int, raw: bytes, where: str) -> Any:
+        text = raw.decode("utf-8", "replace")
+        try:
+            refusal = refusal_in(json.loads(text), self.codes)
+        except ValueError:
+            refusal = None
+        if refusal is not None:
+            raise TranslationRefusal(refusal["code"], self._scrub(str(refusal["message"])), refusal["path"])
+        raise RuntimeError(self._scrub(f"the proxy answered HTTP {status} {where}: {text[:1000]}"))
+
+    def _check_recorded(self, recorded: Any, status: int, raw: bytes, stream: bool) -> None:
+        if recorded is None:
+            self._refuse_or_crash(status, raw, "without calling the upstream")
+        if recorded["problem"]:
+            raise RuntimeError(recorded["problem"])
+        if stream and not recorded["stream"]:
+            raise RuntimeError("the proxy did not ask the upstream for a stream for a streaming request")
+
+    def _call(self, kind: str, source: str, target: str, payload: Any, profile: dict[str, str]) -> Any:
+        try:
+            return self._clean(self._call_inner(kind, payload))
+        except (TranslationRefusal, AdapterError):
+            raise
+        except Exception as exc:
+            raise RuntimeError(self._scrub(f"{type(exc).__name__}: {exc}")) from None
+
+    def _call_inner(self, kind: str, payload: Any) -> Any:
+        if kind == "request":
+            status, raw, recorded = self._send(None, payload, False)
+            if recorded is None:
+                self._refuse_or_crash(status, raw, "without calling the upstream")
+            if recorded["problem"]:
+                raise RuntimeError(recorded["problem"])
+            body = recorded["body"]
+            if body is None:
+                raise RuntimeError(f"the proxy sent the upstream a body that is not JSON: {recorded['raw']}")
+            if self.client == "gemini" and isinstance(body, dict) and body.get("model") == MODEL:
+                body = {k: v for k, v in body.items() if k != "model"}  # the model the URL named
+            return body
+        if kind == "response":
+            status, raw, recorded = self._send({"json": payload}, MINIMAL_REQUESTS[self.client], False)
+            self._check_recorded(recorded, status, raw, False)
+            if status >= 300:
+                self._refuse_or_crash(status, raw, "to a response")
+            try:
+                return json.loads(raw)
+            except ValueError:
+                raise RuntimeError(f"the proxy's response body is not JSON: {raw[:500]!r}") from None
+        raise ValueError(f"kind {kind!r} is not run through the http adapter")
+
+    def _call_stream(self, source: str, target: str, events: list[Any], profile: dict[str, str]) -> Any:
+        try:
+            return self._clean(self._stream_inner(events))
+        except (TranslationRefusal, AdapterError):
+            raise
+        except Exception as exc:
+            raise RuntimeError(self._scrub(f"{type(exc).__name__}: {exc}")) from None
+
+    def _stream_inner(self, events: list[Any]) -> Any:
+        from toolwire_reference.streams.sse import read_sse
+
+        body = dict(MINIMAL_REQUESTS[self.client])
+        if self.client != "gemini":
+            body["stream"] = True
+        status, raw, recorded = self._send({"events": events}, body, True)
+        self._check_recorded(recorded, status, raw, True)
+        if status >= 300:
+            self._refuse_or_crash(status, raw, "to a streaming request")
+        out = list(read_sse(raw.decode("utf-8", "replace")))
+        if out:
+            refusal = refusal_in(out[-1].get("data"), self.codes)
+            if refusal is not None:
+                raise TranslationRefusal(refusal["code"], str(refusal["message"]), refusal["path"])
+        return out

@@ -1,0 +1,205 @@
+"""The ``http:`` adapter against ``toolwire serve``: whole runs equal the in-process reference, upstream
+errors pass through in the client's shape, streams are relayed without buffering, API keys stay out of
+results. Every server runs on 127.0.0.1 with an ephemeral port and is stopped by the test."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("aiohttp")
+
+from toolwire.adapters import load_adapter  # noqa: E402
+from toolwire.http_adapter import MINIMAL_REQUESTS  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+SECRET = "sk-toolwire-test-DO-NOT-LEAK-4242"
+
+
+def write_config(tmp_path: Path, client: str, upstream: str, **extra: str) -> Path:
+    command = [sys.executable, "-m", "toolwire.cli", "serve", "-q", "--listen", "127.0.0.1:{port}",
+               "--client-dialect", client, "--upstream-dialect", upstream, "--upstream-url", "{upstream_url}"]
+    lines = [
+        f'client_dialect = "{client}"',
+        f'upstream_dialect = "{upstream}"',
+        f'api_key = "{SECRET}"',
+        f"command = {json.dumps(command)}",
+        "ready_timeout = 30",
+        *(f"{k} = {json.dumps(v)}" for k, v in extra.items()),
+    ]
+    path = tmp_path / f"{client}-{upstream}.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def toolwire_run(out: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    return subprocess.run(
+        [sys.executable, "-m", "toolwire.cli", "run", "--report", str(out), *args],
+        capture_output=True, text=True, timeout=300, cwd=REPO, env=env,
+    )
+
+
+def records(out: Path) -> dict[str, dict]:
+    (path,) = out.glob("*.results.jsonl")
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    return {r["id"]: r for r in lines if r.get("record") == "check"}
+
+
+@pytest.mark.parametrize(
+    ("client", "upstream", "keyword"),
+    [
+        ("anthropic", "openai-chat", "anthropic"),
+        ("openai-chat", "anthropic", "anthropic"),
+        ("gemini", "openai-chat", "gemini"),
+    ],
+)
+def test_http_suite_equals_reference(tmp_path: Path, client: str, upstream: str, keyword: str) -> None:
+    config = write_config(tmp_path, client, upstream)
+    http_out, ref_out = tmp_path / "http", tmp_path / "ref"
+    run = toolwire_run(http_out, "--adapter", f"http:{config}", "-k", keyword)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    ref = toolwire_run(ref_out, "--adapter", "reference", "-k", keyword)
+    assert ref.returncode == 0, ref.stdout[-3000:] + ref.stderr[-3000:]
+    got, want = records(http_out), records(ref_out)
+    ran = {i: r for i, r in got.items() if r["outcome"] != "skipped"}
+    assert not [i for i, r in got.items() if r["outcome"] == "errored"]
+    kinds = {r["kind"] for r in ran.values()}
+    assert kinds == {"request", "response", "stream"}, kinds
+    for r in ran.values():  # only the proxy's pair, in the right direction
+        pair = (r["source"], r["target"])
+        assert pair == ((client, upstream) if r["kind"] == "request" else (upstream, client)), r["id"]
+    assert len(ran) > 20
+    assert {i: r["outcome"] for i, r in ran.items()} == {i: want[i]["outcome"] for i in ran}
+    # the key never reaches results or reports
+    for path in http_out.iterdir():
+        assert SECRET not in path.read_text(encoding="utf-8"), path.name
+
+
+@pytest.fixture
+def adapter(tmp_path: Path, request: pytest.FixtureRequest):
+    client, upstream = request.param
+    ad = load_adapter(f"http:{write_config(tmp_path, client, upstream)}")
+    yield ad
+    ad.close()
+    assert ad.proc is None
+
+
+def exchange(ad, body: dict, stream: bool = False) -> tuple[int, dict]:
+    status, raw = ad.loop.run(ad._exchange(body, stream), 20)
+    return status, json.loads(raw)
+
+
+@pytest.mark.parametrize("adapter", [("anthropic", "openai-chat")], indirect=True)
+def test_upstream_error_passes_through_as_anthropic_error(adapter) -> None:
+    adapter.mock.reset({"status": 429, "json": {"error": {
+        "message": "Rate limit reached", "type": "requests", "param": None, "code": "rate_limit_exceeded"}}})
+    status, body = exchange(adapter, MINIMAL_REQUESTS["anthropic"])
+    assert status == 429
+    assert body["type"] == "error"
+    assert body["error"]["message"] == "Rate limit reached"
+    assert isinstance(body["error"]["type"], str)
+    # the key went to the upstream in its own header
+    assert adapter.mock.recorded["headers"]["authorization"] == f"Bearer {SECRET}"
+    assert "x-api-key" not in adapter.mock.recorded["headers"]
+
+
+@pytest.mark.parametrize("adapter", [("openai-chat", "gemini")], indirect=True)
+def test_upstream_error_passes_through_as_openai_error(adapter) -> None:
+    adapter.mock.reset({"status": 400, "json": {"error": {
+        "code": 400, "message": "Forced function calling (ANY mode) … is unsupported",
+        "status": "INVALID_ARGUMENT"}}})
+    status, body = exchange(adapter, MINIMAL_REQUESTS["openai-chat"])
+    assert status == 400
+    assert body["error"]["message"].startswith("Forced function calling")
+    assert body["error"]["type"] == "invalid_request_error"
+    recorded = adapter.mock.recorded
+    assert recorded["path"] == "/v1beta/models/toolwire-model:generateContent"
+    assert recorded["headers"]["x-goog-api-key"] == SECRET
+
+
+@pytest.mark.parametrize("adapter", [("anthropic", "openai-chat")], indirect=True)
+def test_translation_error_is_a_400_with_the_toolwire_code(adapter) -> None:
+    status, body = exchange(adapter, {"model": "m", "max_tokens": 5, "messages": "not a list"})
+    assert status == 400
+    assert body["type"] == "error"
+    assert body["error"]["code"] in json.loads((REPO / "corpus" / "errors.json").read_text())
+    assert adapter.mock.recorded is None  # the upstream was never called
+    answer = adapter.translate("request", "anthropic", "openai-chat",
+                               {"model": "m", "max_tokens": 5, "messages": "not a list"}, {})
+    assert answer.status == "error" and answer.error["code"] == body["error"]["code"]
+
+
+@pytest.mark.parametrize("adapter", [("anthropic", "openai-chat")], indirect=True)
+def test_stream_first_chunk_arrives_before_the_upstream_finishes(adapter) -> None:
+    from toolwire_reference.streams.sse import read_sse
+
+    events = [
+        {"data": {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m",
+                  "choices": [{"index": 0, "delta": {"role": "assistant", "content": "Hel"},
+                               "finish_reason": None}]}},
+        {"data": {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m",
+                  "choices": [{"index": 0, "delta": {"content": "lo"}, "finish_reason": None}]}},
+        {"data": {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m",
+                  "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}},
+        {"data": "[DONE]"},
+    ]
+    hold = threading.Event()
+    adapter.mock.reset({"events": events, "hold": hold})
+    body = dict(MINIMAL_REQUESTS["anthropic"], stream=True)
+
+    async def talk() -> tuple[bytes, bytes]:
+        from aiohttp import ClientSession
+
+        async with ClientSession() as session, session.post(
+            adapter.base_url + "/v1/messages", json=body, headers=adapter._client_headers()
+        ) as resp:
+            assert resp.status == 200
+            first = b""
+            while b"content_block_delta" not in first:  # the text "Hel" is out while upstream is held
+                first += await asyncio.wait_for(resp.content.readany(), 10)
+            assert not hold.is_set()
+            hold.set()
+            return first, await resp.read()
+
+    first, rest = adapter.loop.run(talk(), 30)
+    out = list(read_sse((first + rest).decode()))
+    assert out[0]["event"] == "message_start"
+    assert out[-1]["event"] == "message_stop"
+    texts = [e["data"]["delta"].get("text") for e in out if e["event"] == "content_block_delta"]
+    assert "".join(t for t in texts if t) == "Hello"
+
+
+@pytest.mark.parametrize("adapter", [("gemini", "anthropic")], indirect=True)
+def test_stream_check_through_gemini_client(adapter) -> None:
+
+    events = [
+        {"event": "message_start", "data": {"type": "message_start", "message": {
+            "id": "msg_1", "type": "message", "role": "assistant", "model": "claude", "content": [],
+            "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 3, "output_tokens": 1}}}},
+        {"event": "content_block_start", "data": {"type": "content_block_start", "index": 0,
+                                                  "content_block": {"type": "text", "text": ""}}},
+        {"event": "content_block_delta", "data": {"type": "content_block_delta", "index": 0,
+                                                  "delta": {"type": "text_delta", "text": "héllo"}}},
+        {"event": "content_block_stop", "data": {"type": "content_block_stop", "index": 0}},
+        {"event": "message_delta", "data": {"type": "message_delta", "delta": {"stop_reason": "end_turn",
+                                                                              "stop_sequence": None},
+                                            "usage": {"output_tokens": 2}}},
+        {"event": "message_stop", "data": {"type": "message_stop"}},
+    ]
+    answer = adapter.translate_stream("anthropic", "gemini", events, {})
+    assert answer.status == "payload", answer.crash
+    text = "".join(p.get("text", "") for e in answer.payload
+                   for c in e["data"].get("candidates", []) for p in c.get("content", {}).get("parts", []))
+    assert text == "héllo"
+    recorded = adapter.mock.recorded
+    assert recorded["body"]["stream"] is True and recorded["body"]["model"] == "toolwire-model"
+    assert recorded["headers"]["x-api-key"] == SECRET

@@ -1,0 +1,200 @@
+"""The cmd: adapter against a scriptable toy harness: answers, refusals, crashes, hangs, garbage, restarts."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from protocol_support import python_cmd, write_toy
+from toolwire.adapters import AdapterError, default_timeout, load_adapter
+from toolwire.subprocess_adapter import SubprocessAdapter
+from toolwire.wire import validate_file
+
+
+@pytest.fixture
+def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A factory of loaded toy adapters; every one is closed at the end; requests logged to TOY_LOG."""
+    script = write_toy(tmp_path)
+    log = tmp_path / "requests.log"
+    monkeypatch.setenv("TOY_LOG", str(log))
+    made: list[SubprocessAdapter] = []
+
+    def make(*args: str, **kwargs) -> SubprocessAdapter:
+        adapter = load_adapter(python_cmd(script, *args), **kwargs)
+        assert isinstance(adapter, SubprocessAdapter)
+        made.append(adapter)
+        return adapter
+
+    make.log = log  # type: ignore[attr-defined]
+    yield make
+    for adapter in made:
+        adapter.close()
+
+
+def _t(adapter: SubprocessAdapter, payload):
+    return adapter.translate("tools", "canonical", "openai-chat", payload, {"openai.strict": "as-is"})
+
+
+def test_hello_capabilities_and_metadata(toy) -> None:
+    adapter = toy()
+    meta = adapter.metadata()
+    assert meta["name"] == "toy" and meta["version"] == "1.0" and meta["language"] == "python"
+    assert meta["capabilities"]["kinds"]["tools"] == [["canonical", "*"]]
+    assert meta["capabilities"]["profiles"] == {"openai.strict": ["*"]}
+    assert adapter.timeout == default_timeout("cmd:x") == 10.0
+
+
+def test_payload_refusal_and_blank_lines(toy) -> None:
+    adapter = toy()
+    answer = _t(adapter, {"do": "echo", "x": "é"})
+    assert answer.status == "payload" and answer.payload == {"do": "echo", "x": "é"}
+    answer = _t(adapter, {"do": "refuse"})
+    assert answer.status == "error"
+    assert answer.error == {"code": "tool.missing_name", "message": "no name", "path": "/0/name"}
+    assert _t(adapter, {"do": "blank_then_echo"}).status == "payload"
+    assert adapter.restarts == 0
+
+
+def test_every_request_sent_is_schema_valid(toy) -> None:
+    adapter = toy()
+    _t(adapter, {"do": "echo"})
+    adapter.stream("openai-chat", "anthropic", [{"data": {"a": 1}}, {"event": "x", "data": "[DONE]"}], {})
+    adapter.stream("openai-chat", "anthropic", [], {})
+    adapter.close()
+    lines = toy.log.read_text(encoding="utf-8").splitlines()
+    assert lines[-1] == "BYE-RECEIVED"
+    requests = [json.loads(line) for line in lines[:-1]]
+    assert [r["cmd"] for r in requests] == [
+        "hello",
+        "translate",
+        "stream",
+        "stream",
+        "stream",
+        "stream",
+        "bye",
+    ]
+    for request in requests:
+        assert validate_file("protocol/request.schema.json", request) == [], request
+    seqs = [r["seq"] for r in requests if "seq" in r]
+    assert seqs == [1, 2, 2, 2, 3]
+    assert all(line.isascii() for line in lines)
+
+
+def test_stream_batches_per_input_event(toy) -> None:
+    adapter = toy(validate_protocol=True)
+    events = [{"data": {"n": 1}}, {"data": "quiet"}, {"event": "e", "data": {"n": 2}}]
+    answer, batches = adapter.stream("openai-chat", "anthropic", events, {})
+    assert batches == [[events[0]], [], [events[2]], [{"data": "end"}]]
+    assert answer.status == "payload"
+    assert answer.payload == [events[0], events[2], {"data": "end"}]
+    assert adapter.translate_stream("openai-chat", "anthropic", events, {}).payload == answer.payload
+    assert adapter.translate_stream_steps("openai-chat", "anthropic", events, {}).payload == batches
+
+
+def test_stream_refusal_ends_the_stream(toy) -> None:
+    adapter = toy()
+    answer, batches = adapter.stream(
+        "a", "b", [{"data": {"n": 1}}, {"data": "refuse"}, {"data": {"n": 3}}], {}
+    )
+    assert answer.status == "error" and answer.error["code"] == "payload.invalid"
+    assert batches == [[{"data": {"n": 1}}]]
+    assert _t(adapter, {"do": "echo"}).status == "payload"  # the session goes on: no stray answers queued
+
+
+def test_exit_is_errored_with_stderr_and_restarted(toy) -> None:
+    adapter = toy()
+    answer = _t(adapter, {"do": "exit"})
+    assert answer.status == "crash"
+    assert "exited with status 3" in answer.crash
+    assert "toy: dying now" in answer.crash  # the tail of its stderr
+    assert "a new process serves the next check" in answer.crash
+    assert _t(adapter, {"do": "echo"}).status == "payload"
+    assert adapter.restarts == 1
+
+
+def test_hang_times_out_and_restarts(toy) -> None:
+    adapter = toy(timeout=0.5)
+    answer = _t(adapter, {"do": "hang"})
+    assert answer.status == "crash"
+    assert "did not answer within 0.5 s (hung" in answer.crash
+    assert "toy: seq 1 does hang" in answer.crash
+    assert answer.duration_ms < 5000
+    assert _t(adapter, {"do": "echo"}).status == "payload"
+    assert adapter.restarts == 1
+
+
+@pytest.mark.parametrize(
+    ("do", "words"),
+    [
+        ("garbage", ["not JSON", "'this is not json'"]),
+        ("wrong_seq", ["answered with seq 101 to request seq 1"]),
+        ("both", ["exactly one of 'payload', 'error', 'crash'"]),
+    ],
+)
+def test_protocol_errors_are_errored_and_restarted(toy, do: str, words: list[str]) -> None:
+    adapter = toy()
+    answer = _t(adapter, {"do": do})
+    assert answer.status == "crash"
+    for word in words:
+        assert word in answer.crash
+    assert _t(adapter, {"do": "echo"}).status == "payload"
+    assert adapter.restarts == 1
+
+
+def test_reported_crash_and_protocol_codes_keep_the_process(toy) -> None:
+    adapter = toy()
+    answer = _t(adapter, {"do": "crash_report"})
+    assert answer.status == "crash" and "reported a crash: ZeroDivisionError: boom" in answer.crash
+    answer = _t(adapter, {"do": "unsupported"})
+    assert answer.status == "crash" and "protocol.unsupported" in answer.crash
+    assert adapter.restarts == 0
+
+
+def test_schema_validation_only_when_asked(toy) -> None:
+    lenient = toy()
+    answer = _t(lenient, {"do": "bad_code"})
+    assert answer.status == "error" and answer.error["code"] == "Not A Code"  # judged: a wrong code fails
+    strict = toy(validate_protocol=True)
+    answer = _t(strict, {"do": "bad_code"})
+    assert answer.status == "crash"
+    assert "translate-answer.schema.json" in answer.crash
+
+
+def test_start_failures_are_adapter_errors(toy) -> None:
+    with pytest.raises(AdapterError, match=r"(?s)exited with status 4.*missing config"):
+        toy("--die-at-start")
+    with pytest.raises(AdapterError, match="not JSON.*Toy harness v1 starting up"):
+        toy("--garbage-hello")
+    with pytest.raises(AdapterError, match="speaks protocol 2; this harness speaks protocol 1"):
+        toy("--protocol", "2")
+    with pytest.raises(AdapterError, match="cannot start"):
+        load_adapter("cmd:/nonexistent/toolwire-harness")
+    with pytest.raises(AdapterError, match="expected cmd:<command line>"):
+        load_adapter("cmd:   ")
+
+
+def test_cwd_and_bye(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    write_toy(tmp_path / "sub")
+    adapter = load_adapter(f"cmd:{sys.executable} toy_harness.py", cwd=tmp_path / "sub")
+    assert adapter.name == "toy"
+    popen = adapter._proc.popen
+    adapter.close()
+    assert popen.returncode == 0  # it read bye and exited by itself
+    answer = _t(adapter, {"do": "echo"})  # a closed adapter is never restarted
+    assert answer.status == "crash" and "closed" in answer.crash
+
+
+def test_failed_restarts_give_up_after_three(toy) -> None:
+    adapter = toy("--once")
+    assert "exited with status 3" in _t(adapter, {"do": "exit"}).crash
+    for _ in range(3):
+        answer = _t(adapter, {"do": "echo"})
+        assert answer.status == "crash"
+        assert "restarting it failed" in answer.crash and "toy: second start refused" in answer.crash
+    answer = _t(adapter, {"do": "echo"})
+    assert "given up after 3 failed restarts in a row" in answer.crash
+    assert "second start refused" in answer.crash
+    assert adapter.restarts == 3
