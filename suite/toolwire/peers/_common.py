@@ -1,0 +1,301 @@
+"""Shared plumbing for the peer adapters: a fake upstream, SSE framing, wire dumps, refusal mapping.
+
+Every peer adapter drives a third-party library *offline*. Libraries that talk to a provider through an SDK
+(the ``anthropic``, ``openai`` and ``google-genai`` clients, LiteLLM's own ``HTTPHandler``) are given an
+``httpx`` client whose transport is an in-process :class:`Upstream`: it records the JSON body the library
+would have sent (the ``request`` kinds) and answers with a canned body, the case's source response or
+stream (the ``response`` and ``stream`` kinds). No socket is opened, no key is needed. What the library does
+between its public API and the wire is left exactly as it is: this module frames and unframes JSON, it never
+repairs a payload.
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib.metadata
+import json
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import httpx
+
+from ..protocol import TranslationRefusal
+
+__all__ = [
+    "CAPTURED_REPLY",
+    "answered_model",
+    "choice_tools",
+    "PeerTranslator",
+    "Route",
+    "Upstream",
+    "dump",
+    "installed_version",
+    "sse_text",
+    "to_chat_stream",
+    "to_named_stream",
+]
+
+#: what the fake upstream answers to a request it only records (a 400 every SDK raises at once, no retry)
+CAPTURED_REPLY = {
+    "type": "error",
+    "error": {
+        "type": "invalid_request_error",
+        "message": "toolwire: request recorded, not sent",
+        "code": 400,
+        "status": "INVALID_ARGUMENT",
+    },
+}
+
+Route = Callable[[Any, dict[str, str]], Any]
+
+
+def installed_version(dist: str) -> str:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
+class Upstream:
+    """An in-process provider endpoint (``httpx.MockTransport``): records requests, answers canned bodies."""
+
+    def __init__(self, reply: tuple[str, Any] | None = None) -> None:
+        #: ``("json", body)``, ``("sse", text)`` or None (record the request, answer 400)
+        self.reply = reply
+        self.requests: list[dict[str, Any]] = []
+
+    def handler(self, request: httpx.Request) -> httpx.Response:
+        raw = request.content
+        try:
+            body = json.loads(raw) if raw else None
+        except ValueError:
+            body = raw.decode("utf-8", "replace")
+        self.requests.append({"method": request.method, "url": str(request.url), "body": body})
+        if self.reply is None:
+            return httpx.Response(400, json=CAPTURED_REPLY)
+        kind, data = self.reply
+        if kind == "sse":
+            return httpx.Response(
+                200, content=data.encode("utf-8"), headers={"content-type": "text/event-stream"}
+            )
+        return httpx.Response(200, json=data)
+
+    @property
+    def transport(self) -> httpx.MockTransport:
+        return httpx.MockTransport(self.handler)
+
+    def client(self) -> httpx.Client:
+        return httpx.Client(transport=self.transport)
+
+    def async_client(self) -> httpx.AsyncClient:
+        return httpx.AsyncClient(transport=self.transport)
+
+    def capture(self, call: Callable[[], Any]) -> Any:
+        """Run ``call`` (which makes the library send one request) and return the JSON body it sent.
+
+        The library's exception for the canned 400 is expected and swallowed; an exception raised before
+        anything was sent is the library's own answer and propagates.
+        """
+        self.requests.clear()
+        try:
+            call()
+        except Exception:
+            if not self.requests:
+                raise
+        if not self.requests:
+            raise RuntimeError("toolwire peer adapter: the library sent no request")
+        return self.requests[0]["body"]
+
+
+def sse_text(events: Any) -> str:
+    """A corpus stream (list of ``{"event"?, "data"}``) as the SSE text a provider sends; raw text as is."""
+    if isinstance(events, str):
+        return events
+    out: list[str] = []
+    for ev in events:
+        if not isinstance(ev, dict):
+            out.append(f"data: {json.dumps(ev, ensure_ascii=False)}\n\n")
+            continue
+        lines = []
+        if ev.get("event"):
+            lines.append(f"event: {ev['event']}")
+        data = ev.get("data")
+        lines.append("data: " + (data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)))
+        out.append("\n".join(lines) + "\n\n")
+    return "".join(out)
+
+
+def dump(obj: Any) -> Any:
+    """A library object (pydantic model, plain object, dict, list) as plain JSON data.
+
+    A pydantic model member is written when the library set it (even to ``None``: ``content: null`` next to
+    tool calls means something) or when its value is not ``None`` (a ``type`` literal left at its default);
+    members never set and ``None`` are left out, as an SDK parsing the wire would have them. Extra members
+    (``model_extra``) are written as they are. A plain object is written as its public attributes.
+    """
+    if obj is None or isinstance(obj, bool | int | float | str):
+        return obj
+    if isinstance(obj, dict):
+        return {str(k): dump(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [dump(v) for v in obj]
+    if isinstance(obj, enum.Enum):
+        return dump(obj.value)
+    fields = getattr(type(obj), "model_fields", None)
+    if isinstance(fields, dict) and hasattr(obj, "model_fields_set"):
+        out: dict[str, Any] = {}
+        for name, info in fields.items():
+            value = getattr(obj, name, None)
+            if name in obj.model_fields_set or value is not None:
+                out[info.serialization_alias or info.alias or name] = dump(value)
+        for name, value in (getattr(obj, "model_extra", None) or {}).items():
+            out[name] = dump(value)
+        return out
+    if hasattr(obj, "model_dump"):
+        return dump(obj.model_dump(mode="json"))
+    if hasattr(obj, "__dict__") and not isinstance(obj, type):
+        return dump({k: v for k, v in vars(obj).items() if not k.startswith("_")})
+    from pydantic_core import to_jsonable_python
+
+    return to_jsonable_python(obj)
+
+
+def to_chat_stream(chunks: Iterable[Any]) -> list[dict[str, Any]]:
+    """OpenAI chat chunks (already plain JSON) as corpus stream events, ended by ``[DONE]``.
+
+    ``[DONE]`` is SSE framing (a Python iterator that stops is the same signal), not translation.
+    """
+    return [{"data": c} for c in chunks] + [{"data": "[DONE]"}]
+
+
+def to_named_stream(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Anthropic / Responses events (plain JSON with ``type``) as corpus stream events named by their type."""
+    return [{"event": e.get("type"), "data": e} if isinstance(e, dict) else {"data": e} for e in events]
+
+
+def answered_model(payload: Any) -> str | None:
+    """The model a provider's response body (or the first event of a stream that names one) says answered.
+
+    The response and stream kinds make the library send a request first; naming this model in it keeps a
+    library that reports the *requested* model from differing on a model name the adapter made up.
+    """
+    items = payload if isinstance(payload, list) else [{"data": payload}]
+    for item in items:
+        data = item.get("data") if isinstance(item, dict) else None
+        if not isinstance(data, dict):
+            continue
+        for holder in (data, data.get("message"), data.get("response")):
+            if isinstance(holder, dict):
+                model = holder.get("model") or holder.get("modelVersion")
+                if isinstance(model, str) and model:
+                    return model
+    return None
+
+
+def choice_tools(source: str, choice: dict[str, Any]) -> list[dict[str, Any]]:
+    """A tool list (in ``source``'s shape) naming the tools a tool-choice payload names, or one tool ``f``.
+
+    A ``tool_choice`` case holds only the choice; libraries drop a choice sent without tools, so the adapters
+    that drive a whole request send it with these tools and keep only the choice members of the output.
+    """
+    names: list[str] = []
+    tc = choice.get("tool_choice") if isinstance(choice, dict) else None
+    if isinstance(tc, dict):
+        fn = tc.get("function") if isinstance(tc.get("function"), dict) else tc
+        if isinstance(fn.get("name"), str):
+            names.append(fn["name"])
+        allowed = tc.get("allowed_tools") if isinstance(tc.get("allowed_tools"), dict) else {}
+        for t in allowed.get("tools") or []:
+            name = (t.get("function") or t).get("name") if isinstance(t, dict) else None
+            if isinstance(name, str):
+                names.append(name)
+    fc = choice.get("function_call") if isinstance(choice, dict) else None
+    if isinstance(fc, dict) and isinstance(fc.get("name"), str):
+        names.append(fc["name"])
+    schema = {"type": "object", "properties": {}}
+    unique = list(dict.fromkeys(names)) or ["f"]
+    if source == "anthropic":
+        return [{"name": n, "description": n, "input_schema": schema} for n in unique]
+    return [
+        {"type": "function", "function": {"name": n, "description": n, "parameters": schema}} for n in unique
+    ]
+
+
+class PeerTranslator:
+    """Base class: a route table ``{(kind, source, target): fn(payload, profile)}`` and the refusal rule.
+
+    Refusals: an exception the library raises on purpose for a bad input (a ``ValueError`` — which includes
+    ``json.JSONDecodeError`` and pydantic's ``ValidationError`` — or an exception class defined by the library
+    itself, with a non-empty message) becomes a refusal with the code from :meth:`error_code`: an obvious
+    corpus code where there is one (invalid JSON arguments → ``call.invalid_arguments``), else ``peer.error``,
+    so an expected refusal with a specific code fails on the code, honestly. Every other exception
+    (``KeyError``, ``TypeError``, ``AttributeError``, ``IndexError`` …) is a crash: the check is ``errored``.
+    """
+
+    #: the library's name in reports, and the distribution whose version is reported
+    name = "peer"
+    dist = ""
+    #: top-level packages whose exception classes count as the library's deliberate errors (the library's
+    #: own, and the provider SDKs it drives: an ``anthropic.APIStatusError`` for an ``error`` event in a
+    #: stream is the library's answer to that event)
+    library_modules: tuple[str, ...] = ()
+    #: profile values the library really implements (keys left out: only the default)
+    profiles: dict[str, list[str]] = {}
+
+    def __init__(self) -> None:
+        self.routes: dict[tuple[str, str, str], Route] = {}
+        self.stream_routes: dict[tuple[str, str], Route] = {}
+        self.setup()
+
+    def setup(self) -> None:
+        raise NotImplementedError
+
+    def capabilities(self) -> dict[str, Any]:
+        kinds: dict[str, list[list[str]]] = {}
+        for kind, source, target in self.routes:
+            kinds.setdefault(kind, []).append([source, target])
+        for source, target in self.stream_routes:
+            kinds.setdefault("stream", []).append([source, target])
+        return {
+            "name": self.name,
+            "version": installed_version(self.dist),
+            "language": "python",
+            "kinds": kinds,
+            "profiles": {k: list(v) for k, v in self.profiles.items()},
+        }
+
+    def translate(self, kind: str, source: str, target: str, payload: Any, profile: dict[str, str]) -> Any:
+        route = self.routes.get((kind, source, target))
+        if route is None:
+            raise NotImplementedError(f"{self.name}: ({kind}, {source}, {target}) is not declared")
+        return self._guard(lambda: route(payload, profile))
+
+    def translate_stream(self, source: str, target: str, events: list[Any], profile: dict[str, str]) -> Any:
+        route = self.stream_routes.get((source, target))
+        if route is None:
+            raise NotImplementedError(f"{self.name}: (stream, {source}, {target}) is not declared")
+        return self._guard(lambda: route(events, profile))
+
+    def _guard(self, call: Callable[[], Any]) -> Any:
+        try:
+            return call()
+        except TranslationRefusal:
+            raise
+        except Exception as exc:
+            if self.is_deliberate(exc):
+                raise TranslationRefusal(
+                    self.error_code(exc), f"{type(exc).__module__}.{type(exc).__qualname__}: {exc}"
+                ) from exc
+            raise
+
+    def is_deliberate(self, exc: BaseException) -> bool:
+        if not str(exc).strip():
+            return False
+        if isinstance(exc, ValueError):
+            return True
+        return any(cls.__module__.split(".")[0] in self.library_modules for cls in type(exc).__mro__[:-1])
+
+    def error_code(self, exc: BaseException) -> str:
+        if isinstance(exc, json.JSONDecodeError):
+            return "call.invalid_arguments"
+        return "peer.error"

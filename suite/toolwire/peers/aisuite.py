@@ -1,0 +1,160 @@
+"""toolwire peer adapter for aisuite (``pip install 'toolwire[aisuite]'``; ``--adapter peer:aisuite``).
+
+aisuite's interface is OpenAI chat: ``Client().chat.completions.create(model="anthropic:…" | "gemini:…",
+messages, **kwargs)``, with one converter per provider. The adapter follows that public API's own path
+(every member of the OpenAI chat body but ``model`` and ``messages`` becomes a keyword argument; without
+streaming, ``create``'s MCP step is skipped because, without the ``mcp`` extra, aisuite 0.2.0 raises
+``NameError: is_mcp_config`` on any dict tool there — an aisuite bug; for tool schemas the step changes
+nothing), with
+the provider SDK's HTTP client replaced by an in-process fake upstream (:class:`~._common.Upstream`):
+
+- ``request`` openai-chat → anthropic / gemini: the JSON body the ``anthropic`` / ``google-genai`` SDK would
+  POST is recorded (``stream: true`` bodies too: the returned iterator is drained);
+- ``tools`` / ``tool_choice`` openai-chat → anthropic / gemini: the same call with a one-message request
+  (``{"role": "user", "content": "hi"}``; for ``tool_choice`` a tool list naming the chosen tools, or one
+  ``f`` tool), keeping only the target's tool members of the recorded body (``tools``; ``tool_choice`` /
+  ``toolConfig``). A member the library does not send is absent from the output (``{}`` for a choice);
+- ``response`` anthropic / gemini → openai-chat: the fake upstream answers the case's source body; the
+  adapter returns aisuite's ``ChatCompletionResponse`` as JSON (its public attributes, as they are: aisuite
+  returns an OpenAI-*shaped* object without ``id``, ``object``, ``created`` or ``model``);
+- ``stream`` anthropic / gemini → openai-chat: the fake upstream answers the case's events as SSE; the chunks
+  aisuite yields (``stream=True``) are the output, ended by ``[DONE]`` (framing, not translation).
+
+Not covered: aisuite has no Anthropic or Gemini *input* format and no Responses API, so no pair has anthropic,
+gemini or openai-responses as its source (nor canonical); its ``openai`` provider needs ``openai<2``, which
+conflicts with any-llm and LiteLLM in one environment, and only passes the request through, so openai-chat →
+openai-chat is left out too; the ``google`` (Vertex AI) provider needs GCP credentials and the Vertex SDK at
+construction and is left out (the ``gemini`` provider, Gemini Developer API, is the one driven).
+
+Profiles: aisuite sends ``max_tokens: 4096`` to Anthropic when none is given (the default
+``anthropic.max-tokens=4096``) and refuses nothing on purpose, so only defaults are declared. Errors: see
+:class:`~._common.PeerTranslator` (a ``ValueError`` aisuite raises, e.g. for an image URL Gemini cannot fetch,
+is a ``peer.error`` refusal; a ``KeyError`` on a tool without ``description`` is a crash, ``errored``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ._common import PeerTranslator, Upstream, answered_model, choice_tools, dump, sse_text, to_chat_stream
+
+PROVIDERS = {"anthropic": "claude-sonnet-4-5", "gemini": "gemini-2.5-flash"}
+
+
+def _client(target: str, up: Upstream) -> Any:
+    import aisuite
+
+    if target == "anthropic":
+        import anthropic
+
+        client = aisuite.Client(provider_configs={"anthropic": {"api_key": "toolwire-offline"}})
+        provider = client.chat.completions._resolve_provider("anthropic:x")[0]
+        provider.client = anthropic.Anthropic(
+            api_key="toolwire-offline", http_client=up.client(), max_retries=0
+        )
+        return client
+    from google.genai import types
+
+    options = types.HttpOptions(httpx_client=up.client(), retry_options=types.HttpRetryOptions(attempts=1))
+    return aisuite.Client(
+        provider_configs={"gemini": {"api_key": "toolwire-offline", "http_options": options}}
+    )
+
+
+def _create(target: str, up: Upstream, body: dict[str, Any]) -> Any:
+    body = dict(body)
+    # the source's model, sent to the target provider (``anthropic:gpt-4o``)
+    model = f"{target}:{body.pop('model', None) or PROVIDERS[target]}"
+    messages = body.pop("messages", None)
+    completions = _client(target, up).chat.completions
+    if body.get("stream"):
+        return [dump(c) for c in completions.create(model, messages, **body)]
+    # Client.chat.completions.create without streaming, minus its MCP step: with dict tools and without the
+    # `mcp` package that step raises NameError (`is_mcp_config` is imported only when mcp is installed);
+    # for plain tool schemas the step is a no-op, so what follows is exactly create()'s own path.
+    provider, model_name = completions._resolve_provider(model)
+    if body.get("tools") is not None:
+        body["tools"] = completions._provider_ready_tools(body["tools"])
+    return completions._extract_thinking_content(
+        provider.chat_completions_create(model_name, messages, **body)
+    )
+
+
+CHOICE_MEMBERS = {"anthropic": ("tool_choice",), "gemini": ("toolConfig",)}
+
+
+class AisuiteTranslator(PeerTranslator):
+    name = "aisuite"
+    dist = "aisuite"
+    #: the library and the provider SDKs it drives (their API errors carry the provider's message)
+    library_modules = ("aisuite", "anthropic", "google")
+
+    def setup(self) -> None:
+        import aisuite  # noqa: F401  (imports up front: a slow first import is not a check's time)
+        import aisuite.providers.anthropic_provider  # noqa: F401
+        import aisuite.providers.gemini_provider  # noqa: F401
+        import anthropic  # noqa: F401
+        from google import genai  # noqa: F401
+
+        for target in PROVIDERS:
+            self.routes[("request", "openai-chat", target)] = self._request(target)
+            self.routes[("tools", "openai-chat", target)] = self._tools(target)
+            self.routes[("tool_choice", "openai-chat", target)] = self._choice(target)
+            self.routes[("response", target, "openai-chat")] = self._response(target)
+            self.stream_routes[(target, "openai-chat")] = self._stream(target)
+
+    def _request(self, target: str) -> Any:
+        def run(payload: Any, profile: dict[str, str]) -> Any:
+            up = Upstream()
+            return up.capture(lambda: _create(target, up, payload))
+
+        return run
+
+    def _tools(self, target: str) -> Any:
+        def run(payload: Any, profile: dict[str, str]) -> Any:
+            up = Upstream()
+            body = {"messages": [{"role": "user", "content": "hi"}], "tools": payload}
+            sent = up.capture(lambda: _create(target, up, body))
+            if target == "gemini":
+                tools = sent.get("tools")
+                if tools is None:
+                    tools = (sent.get("generationConfig") or {}).get("tools")
+                return tools if tools is not None else []
+            return sent.get("tools", [])
+
+        return run
+
+    def _choice(self, target: str) -> Any:
+        def run(payload: Any, profile: dict[str, str]) -> Any:
+            up = Upstream()
+            body = {
+                "messages": [{"role": "user", "content": "hi"}],
+                "tools": choice_tools("openai-chat", payload),
+                **payload,
+            }
+            sent = up.capture(lambda: _create(target, up, body))
+            return {k: sent[k] for k in CHOICE_MEMBERS[target] if k in sent}
+
+        return run
+
+    def _response(self, target: str) -> Any:
+        def run(payload: Any, profile: dict[str, str]) -> Any:
+            up = Upstream(("json", payload))
+            body = {"model": answered_model(payload), "messages": [{"role": "user", "content": "hi"}]}
+            return dump(_create(target, up, body))
+
+        return run
+
+    def _stream(self, target: str) -> Any:
+        def run(events: Any, profile: dict[str, str]) -> Any:
+            up = Upstream(("sse", sse_text(events)))
+            body = {"model": answered_model(events), "messages": [{"role": "user", "content": "hi"}]}
+            body["stream"] = True
+            return to_chat_stream(_create(target, up, body))
+
+        return run
+
+
+Translator = AisuiteTranslator
+__all__ = ["AisuiteTranslator", "Translator", "json"]

@@ -1,0 +1,161 @@
+"""toolwire peer adapter for any-llm (PyPI ``any-llm-sdk``; ``pip install 'toolwire[any-llm]'``; ``--adapter
+peer:any-llm``).
+
+any-llm has two client-facing formats: ``completion()`` takes and returns OpenAI chat, ``messages()`` takes
+and returns Anthropic Messages (converted to and from chat completions for providers without a native
+Messages API, ``any_llm.utils.messages_compat``). Each provider then converts to its own wire format
+(``any_llm.providers.anthropic.utils``, ``any_llm.providers.gemini.utils``). The adapter calls
+``AnyLLM.create(provider, api_key=…, <the SDK's own HTTP client option>).completion(…)`` / ``.messages(…)``
+exactly as a user would (every member of the source body but ``model`` becomes a keyword argument), with the
+provider SDK's HTTP client (``anthropic.AsyncAnthropic``, ``openai.AsyncOpenAI``, ``google.genai.Client``)
+talking to an in-process fake upstream (:class:`~._common.Upstream`), never to the network:
+
+- ``request`` (source API → provider): the JSON body the SDK would POST is recorded: openai-chat → anthropic
+  and → gemini (``completion``), anthropic → openai-chat and → gemini (``messages``);
+- ``tools`` / ``tool_choice``, same pairs: the same call with a one-message request (plus, for a tool choice,
+  tools named as the choice names them, or one ``f`` tool), keeping only the target's tool members of the
+  recorded body (``tools``; ``tool_choice``/``parallel_tool_calls``, ``toolConfig``);
+- ``response`` (provider → source API): the fake upstream answers the case's source body; the output is the
+  object any-llm returns (``ChatCompletion`` / ``MessageResponse``) as JSON (:func:`~._common.dump`: members
+  the library set, or whose value is not None);
+- ``stream``: the fake upstream answers the case's events as SSE; the output is what any-llm yields
+  (chat chunks, ended by ``[DONE]``; Anthropic events named by their ``type``: both framing only).
+
+Not covered: the ``anthropic`` provider serves ``messages()`` natively (anthropic → anthropic is a
+pass-through, not a translation) and ``completion()`` with provider ``openai`` is OpenAI chat → OpenAI chat;
+``responses()`` goes to Gemini through its *Interactions* API (a different wire format from
+``generateContent``, which toolwire has no dialect for) and is native for OpenAI, so openai-responses is left
+out; canonical is toolwire's own. Profiles: any-llm sends Anthropic ``max_tokens`` only when given (none is
+declared); only defaults are declared. Errors: :class:`~._common.PeerTranslator` (any-llm's own exceptions,
+e.g. ``UnsupportedParameterError``, and ``ValueError`` become ``peer.error`` refusals).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._common import (
+    PeerTranslator,
+    Upstream,
+    answered_model,
+    choice_tools,
+    dump,
+    sse_text,
+    to_chat_stream,
+    to_named_stream,
+)
+
+#: source dialect → any-llm API; target dialect → (provider, model)
+APIS = {"openai-chat": "completion", "anthropic": "messages"}
+PROVIDERS = {
+    "anthropic": ("anthropic", "claude-sonnet-4-5"),
+    "gemini": ("gemini", "gemini-2.5-flash"),
+    "openai-chat": ("openai", "gpt-4.1"),
+}
+PAIRS = [
+    ("openai-chat", "anthropic"),
+    ("openai-chat", "gemini"),
+    ("anthropic", "openai-chat"),
+    ("anthropic", "gemini"),
+]
+MINIMAL = {
+    "openai-chat": {"messages": [{"role": "user", "content": "hi"}]},
+    "anthropic": {"messages": [{"role": "user", "content": "hi"}], "max_tokens": 1024},
+}
+CHOICE_MEMBERS = {
+    "anthropic": ("tool_choice",),
+    "gemini": ("toolConfig",),
+    "openai-chat": ("tool_choice", "parallel_tool_calls", "function_call"),
+}
+
+
+def _llm(target: str, up: Upstream) -> Any:
+    from any_llm import AnyLLM
+
+    provider = PROVIDERS[target][0]
+    if provider == "gemini":
+        from google.genai import types
+
+        options = types.HttpOptions(
+            httpx_client=up.client(),
+            httpx_async_client=up.async_client(),
+            retry_options=types.HttpRetryOptions(attempts=1),
+        )
+        return AnyLLM.create(provider, api_key="toolwire-offline", http_options=options)
+    return AnyLLM.create(provider, api_key="toolwire-offline", http_client=up.async_client(), max_retries=0)
+
+
+def _call(source: str, target: str, up: Upstream, body: dict[str, Any]) -> Any:
+    body = dict(body)
+    model = body.pop("model", None) or PROVIDERS[target][1]  # the source's model, sent to the target provider
+    llm = _llm(target, up)
+    out = getattr(llm, APIS[source])(model=model, **body)
+    if body.get("stream"):
+        return [dump(c) for c in out]
+    return out
+
+
+class AnyLLMTranslator(PeerTranslator):
+    name = "any-llm"
+    dist = "any-llm-sdk"
+    #: the library and the provider SDKs it drives (their API errors carry the provider's message)
+    library_modules = ("any_llm", "anthropic", "google", "openai")
+
+    def setup(self) -> None:
+        import any_llm.providers.anthropic.anthropic  # noqa: F401  (imports up front, outside any check)
+        import any_llm.providers.gemini.gemini  # noqa: F401
+        import any_llm.providers.openai.openai  # noqa: F401
+
+        for source, target in PAIRS:
+            self.routes[("request", source, target)] = self._request(source, target)
+            self.routes[("tools", source, target)] = self._tools(source, target)
+            self.routes[("tool_choice", source, target)] = self._choice(source, target)
+            self.routes[("response", target, source)] = self._response(source, target)
+            self.stream_routes[(target, source)] = self._stream(source, target)
+
+    def _request(self, source: str, target: str) -> Any:
+        def run(payload: Any, profile: dict[str, str]) -> Any:
+            up = Upstream()
+            return up.capture(lambda: _call(source, target, up, payload))
+
+        return run
+
+    def _tools(self, source: str, target: str) -> Any:
+        def run(payload: Any, profile: dict[str, str]) -> Any:
+            up = Upstream()
+            sent = up.capture(lambda: _call(source, target, up, {**MINIMAL[source], "tools": payload}))
+            return sent.get("tools", [])
+
+        return run
+
+    def _choice(self, source: str, target: str) -> Any:
+        def run(payload: Any, profile: dict[str, str]) -> Any:
+            up = Upstream()
+            body = {**MINIMAL[source], "tools": choice_tools(source, payload), **payload}
+            sent = up.capture(lambda: _call(source, target, up, body))
+            return {k: sent[k] for k in CHOICE_MEMBERS[target] if k in sent}
+
+        return run
+
+    def _response(self, source: str, target: str) -> Any:
+        """The provider (the request's ``target``) answers ``payload``; any-llm returns it as ``source``."""
+
+        def run(payload: Any, profile: dict[str, str]) -> Any:
+            up = Upstream(("json", payload))
+            body = {**MINIMAL[source], "model": answered_model(payload)}
+            return dump(_call(source, target, up, body))
+
+        return run
+
+    def _stream(self, source: str, target: str) -> Any:
+        def run(events: Any, profile: dict[str, str]) -> Any:
+            up = Upstream(("sse", sse_text(events)))
+            body = {**MINIMAL[source], "model": answered_model(events), "stream": True}
+            chunks = _call(source, target, up, body)
+            return to_chat_stream(chunks) if source == "openai-chat" else to_named_stream(chunks)
+
+        return run
+
+
+Translator = AnyLLMTranslator
+__all__ = ["AnyLLMTranslator", "Translator"]

@@ -1,0 +1,161 @@
+"""toolwire peer adapter for LangChain (``langchain-core`` + ``langchain-anthropic`` + ``langchain-openai``;
+``pip install 'toolwire[langchain]'``; ``--adapter peer:langchain``).
+
+LangChain's hub is its own message objects. A request is translated the way a LangChain user sends a
+wire-format history to another provider: the source messages go through ``convert_to_messages`` (which reads
+OpenAI chat dicts, tool calls and tool messages included, and keeps Anthropic content blocks as they are),
+the tools and tool choice through the chat model's
+``bind_tools(tools, tool_choice=…, parallel_tool_calls=…)``, generation settings into the chat model's
+constructor (``max_tokens``, ``temperature``, ``top_p``; ``stop`` / ``stop_sequences`` as the ``stop``
+argument; any other member as an invocation keyword), and the body is the
+chat model's own ``_get_request_payload`` (``ChatAnthropic``, ``ChatOpenAI``, ``ChatOpenAI(use_responses_api=
+True)``): pure functions, no client call, no network.
+
+- ``request`` openai-chat → anthropic, openai-chat → openai-responses, anthropic → openai-chat;
+- ``tools``: openai-chat / anthropic → openai-chat with ``langchain_core.utils.function_calling.
+  convert_to_openai_tool``, openai-chat / anthropic → anthropic with ``langchain_anthropic.chat_models.
+  convert_to_anthropic_tool`` (each tool of the list), openai-chat → openai-responses through
+  ``bind_tools`` + the Responses payload (its ``tools`` member);
+- ``tool_choice``: the same ``bind_tools`` + payload path on a one-message request (tools named as the choice
+  names them, or one ``f`` tool), keeping the target's choice members.
+
+Not covered, and why: ``response`` and ``stream``. LangChain reads a provider's response into an ``AIMessage``
+/ ``AIMessageChunk`` and never writes a response in another provider's wire format, so there is no
+(provider → provider) response or stream translation to test; gemini needs ``langchain-google-genai``, which
+the issue does not name; canonical is toolwire's own. Profiles: only defaults (``ChatAnthropic`` sends the
+model's maximum as ``max_tokens``, not 4096; the ``anthropic.max-tokens`` checks show it). Errors:
+:class:`~._common.PeerTranslator` (a ``ValueError`` from LangChain, e.g. an unsupported tool format, is a
+``peer.error`` refusal).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._common import PeerTranslator, choice_tools, dump
+
+DEFAULT_MODEL = {"anthropic": "claude-sonnet-4-5", "openai-chat": "gpt-4.1", "openai-responses": "gpt-4.1"}
+MINIMAL = {
+    "openai-chat": {"messages": [{"role": "user", "content": "hi"}]},
+    "anthropic": {"messages": [{"role": "user", "content": "hi"}], "max_tokens": 1024},
+}
+CHOICE_MEMBERS = {
+    "anthropic": ("tool_choice",),
+    "openai-chat": ("tool_choice", "parallel_tool_calls", "function_call"),
+    "openai-responses": ("tool_choice", "parallel_tool_calls"),
+}
+REQUEST_PAIRS = [
+    ("openai-chat", "anthropic"),
+    ("openai-chat", "openai-responses"),
+    ("anthropic", "openai-chat"),
+]
+
+
+def _model(target: str, settings: dict[str, Any]) -> Any:
+    if target == "anthropic":
+        from langchain_anthropic import ChatAnthropic
+
+        return ChatAnthropic(api_key="toolwire-offline", **settings)
+    from langchain_openai import ChatOpenAI
+
+    extra = {"use_responses_api": True} if target == "openai-responses" else {}
+    return ChatOpenAI(api_key="toolwire-offline", **extra, **settings)
+
+
+def _payload(source: str, target: str, body: dict[str, Any]) -> Any:
+    from langchain_core.messages import SystemMessage, convert_to_messages
+
+    body = dict(body)
+    messages = body.pop("messages", None)
+    tools = body.pop("tools", None)
+    choice = {k: body.pop(k) for k in ("tool_choice", "parallel_tool_calls") if k in body}
+    settings: dict[str, Any] = {"model": body.pop("model", None) or DEFAULT_MODEL[target]}
+    max_tokens = body.pop("max_completion_tokens", None) or body.pop("max_tokens", None)
+    body.pop("max_tokens", None)
+    if max_tokens is not None:
+        settings["max_tokens"] = max_tokens
+    for key in ("temperature", "top_p"):
+        if key in body:
+            settings[key] = body.pop(key)
+    stop = body.pop("stop", None) if source == "openai-chat" else body.pop("stop_sequences", None)
+    if isinstance(stop, str):
+        stop = [stop]
+    history = []
+    if source == "anthropic" and body.get("system") is not None:
+        history.append(SystemMessage(content=body.pop("system")))
+    history.extend(convert_to_messages(messages))
+    llm = _model(target, settings)
+    kwargs: dict[str, Any] = {}
+    if tools is not None:
+        bind: dict[str, Any] = {}
+        if "tool_choice" in choice:
+            bind["tool_choice"] = choice["tool_choice"]
+        if "parallel_tool_calls" in choice:
+            bind["parallel_tool_calls"] = choice["parallel_tool_calls"]
+        kwargs.update(llm.bind_tools(tools, **bind).kwargs)
+    else:
+        kwargs.update(choice)
+    kwargs.update(body)
+    return dump(llm._get_request_payload(history, stop=stop, **kwargs))
+
+
+class LangChainTranslator(PeerTranslator):
+    name = "langchain"
+    dist = "langchain-core"
+    library_modules = ("langchain_core", "langchain_anthropic", "langchain_openai")
+
+    def capabilities(self) -> dict[str, Any]:
+        from ._common import installed_version
+
+        caps = super().capabilities()
+        caps["version"] = installed_version("langchain-core")
+        caps["components"] = {
+            d: installed_version(d) for d in ("langchain-core", "langchain-anthropic", "langchain-openai")
+        }
+        return caps
+
+    def setup(self) -> None:
+        import langchain_anthropic  # noqa: F401  (imports up front, outside any check)
+        import langchain_core.messages  # noqa: F401
+        import langchain_openai  # noqa: F401
+
+        for source, target in REQUEST_PAIRS:
+            self.routes[("request", source, target)] = self._request(source, target)
+            self.routes[("tool_choice", source, target)] = self._choice(source, target)
+        for source in ("openai-chat", "anthropic"):
+            self.routes[("tools", source, "openai-chat")] = self._to_openai_tools
+            self.routes[("tools", source, "anthropic")] = self._to_anthropic_tools
+        self.routes[("tools", "openai-chat", "openai-responses")] = self._to_responses_tools
+
+    def _request(self, source: str, target: str) -> Any:
+        return lambda payload, profile: _payload(source, target, payload)
+
+    def _choice(self, source: str, target: str) -> Any:
+        def run(payload: Any, profile: dict[str, str]) -> Any:
+            body = {**MINIMAL[source], "tools": choice_tools(source, payload), **payload}
+            sent = _payload(source, target, body)
+            return {k: sent[k] for k in CHOICE_MEMBERS[target] if k in sent}
+
+        return run
+
+    @staticmethod
+    def _to_openai_tools(payload: Any, profile: dict[str, str]) -> Any:
+        from langchain_core.utils.function_calling import convert_to_openai_tool
+
+        return dump([convert_to_openai_tool(t) for t in payload])
+
+    @staticmethod
+    def _to_anthropic_tools(payload: Any, profile: dict[str, str]) -> Any:
+        from langchain_anthropic.chat_models import convert_to_anthropic_tool
+
+        return dump([convert_to_anthropic_tool(t) for t in payload])
+
+    @staticmethod
+    def _to_responses_tools(payload: Any, profile: dict[str, str]) -> Any:
+        return _payload("openai-chat", "openai-responses", {**MINIMAL["openai-chat"], "tools": payload}).get(
+            "tools", []
+        )
+
+
+Translator = LangChainTranslator
+__all__ = ["LangChainTranslator", "Translator"]

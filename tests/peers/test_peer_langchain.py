@@ -1,0 +1,28 @@
+"""peer:langchain (suite/toolwire/peers/langchain.py): loads, declares well-formed capabilities,
+runs real corpus checks without a harness error of its own.
+Skipped when the `langchain` extra is not installed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from peer_support import check_capabilities, require, run_subset
+
+NAME = "langchain"
+SELECTION = " or ".join(
+    [
+        "choice/openai-chat-required",
+        "tools/from-openai",
+        "messages/anthropic-capture-tool-choice",
+    ]
+)
+
+
+def test_capabilities() -> None:
+    require(NAME)
+    check_capabilities(NAME, "langchain-core")
+
+
+def test_corpus_subset_runs(tmp_path: Path) -> None:
+    require(NAME)
+    run_subset(tmp_path, NAME, SELECTION)
