@@ -8,30 +8,39 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import re
 import sys
 from collections import Counter
-from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-LEVELS: tuple[str, ...] = ("must", "should", "may")
-AREA_ORDER: tuple[str, ...] = (
-    "tools",
-    "choice",
-    "calls",
-    "results",
-    "streams",
-    "messages",
-    "validation",
-    "text",
+from .scoring import (
+    AREA_ORDER,
+    FAILING,
+    LEVELS,
+    PASSING,
+    STATUS_ALL,
+    STATUS_NA,
+    STATUS_NONE,
+    STATUS_SOME,
+    Tally,
+    load_features,
+    percent,
 )
-PASSING = frozenset({"passed", "xpassed"})
-FAILING = frozenset({"failed", "errored"})
+from .scoring import area_key as _area_key
+from .scoring import tally as _tally
 
-STATUS_ALL, STATUS_SOME, STATUS_NONE, STATUS_NA = "✅", "⚠️", "❌", "➖"
+__all__ = [
+    "AREA_ORDER",
+    "FAILING",
+    "LEVELS",
+    "PASSING",
+    "Tally",
+    "load_features",
+    "main",
+    "percent",
+    "render",
+]
 
 
 class ResultsLike(Protocol):
@@ -66,95 +75,8 @@ def _fence(text: str, info: str = "text") -> str:
     return f"{fence}{info}\n{text.rstrip(chr(10))}\n{fence}"
 
 
-def percent(passed: int, applicable: int) -> str:
-    """`passed/applicable` as a percentage that never rounds up to 100% (or down to 0%) falsely."""
-    if applicable == 0:
-        return "—"
-    if passed == applicable:
-        return "100%"
-    value = math.floor(1000 * passed / applicable) / 10
-    if passed and value == 0:
-        value = 0.1
-    return f"{value:.1f}%".replace(".0%", "%")
-
-
 def _score(passed: int, applicable: int) -> str:
     return "—" if applicable == 0 else f"{percent(passed, applicable)} ({passed}/{applicable})"
-
-
-def _area_key(area: str) -> tuple[int, str]:
-    return (AREA_ORDER.index(area), area) if area in AREA_ORDER else (len(AREA_ORDER), area)
-
-
-@dataclass
-class Tally:
-    """Outcome counts for a set of checks, overall and per level."""
-
-    outcomes: Counter[str] = field(default_factory=Counter)
-    passed_by_level: Counter[str] = field(default_factory=Counter)
-    applicable_by_level: Counter[str] = field(default_factory=Counter)
-
-    def add(self, check: dict[str, Any]) -> None:
-        outcome = str(check.get("outcome", "errored"))
-        level = str(check.get("level", "must"))
-        self.outcomes[outcome] += 1
-        if outcome != "skipped":
-            self.applicable_by_level[level] += 1
-            if outcome in PASSING:
-                self.passed_by_level[level] += 1
-
-    @property
-    def applicable(self) -> int:
-        return sum(self.applicable_by_level.values())
-
-    @property
-    def passed(self) -> int:
-        return sum(self.passed_by_level.values())
-
-    @property
-    def status(self) -> str:
-        if self.applicable == 0:
-            return STATUS_NA
-        if self.passed == self.applicable:
-            return STATUS_ALL
-        return STATUS_NONE if self.passed == 0 else STATUS_SOME
-
-
-def _tally(checks: Iterable[dict[str, Any]]) -> Tally:
-    tally = Tally()
-    for check in checks:
-        tally.add(check)
-    return tally
-
-
-# -- feature vocabulary ------------------------------------------------------------------------------------
-
-
-def load_features(header: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """The corpus's features.json as {key: entry}: from the corpus the header names, else from the bundled
-    corpus when its version is the header's, else {} (the report then shows keys only)."""
-    corpus = header.get("corpus") or {}
-    candidates: list[Path] = []
-    if isinstance(corpus.get("path"), str):
-        candidates.append(Path(corpus["path"]))
-    try:
-        from toolwire.paths import corpus_dir
-
-        bundled = corpus_dir()
-        if (bundled / "VERSION").read_text(encoding="utf-8").strip() == corpus.get("version"):
-            candidates.append(bundled)
-    except (OSError, FileNotFoundError):
-        pass
-    for root in candidates:
-        try:
-            data = json.loads((root / "features.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if isinstance(data, list):
-            return {e["key"]: e for e in data if isinstance(e, dict) and isinstance(e.get("key"), str)}
-        if isinstance(data, dict):  # tolerate a {key: entry} spelling
-            return {k: v if isinstance(v, dict) else {} for k, v in data.items()}
-    return {}
 
 
 # -- sections ------------------------------------------------------------------------------------------------
@@ -170,6 +92,15 @@ def _partial_reason(results: ResultsLike) -> str | None:
             return f"a filtered run ({_code(selection)}): not every check of the corpus was run"
         return "the run was interrupted or incomplete: not every check of the corpus has a result"
     return None
+
+
+def _date(run: dict[str, Any]) -> str:
+    started = _cell(run.get("started", "?"))
+    if not run.get("reproducible"):
+        return started
+    if started.startswith("1970-01-01T00:00:00"):
+        return "not recorded (reproducible run)"
+    return f"{started} (SOURCE_DATE_EPOCH: reproducible run)"
 
 
 def _summary(results: ResultsLike, tally: Tally) -> list[str]:
@@ -189,7 +120,7 @@ def _summary(results: ResultsLike, tally: Tally) -> list[str]:
         ("Adapter", _code(adapter.get("spec", "?"))),
         ("Corpus", corpus_text),
         ("toolwire", _cell(header.get("toolwire_version", "?"))),
-        ("Date", _cell(run.get("started", "?"))),
+        ("Date", _date(run)),
         ("Run", "complete" if reason is None else f"**PARTIAL**: {reason}"),
     ]
     lines = ["## Summary", "", "| | |", "|---|---|"]

@@ -1,0 +1,200 @@
+"""``toolwire run --reproducible``: pin what varies between runs of the same corpus and implementation.
+
+A results file records when, where and how it was made (timestamps, Python, platform, command line, the
+corpus's absolute path, each check's duration). Checked-in reports must regenerate byte for byte on a fresh
+clone, so a reproducible run rewrites those: the timestamps become ``SOURCE_DATE_EPOCH`` (default 0), the
+host fields ``unrecorded``, the command line a canonical one built from the options that change results,
+the corpus path relative to the current directory, durations 0; in messages and diffs, what a library draws
+at random or reads from the clock (absolute paths, memory addresses, UUIDs, long hex identifiers, Unix
+timestamps of the run) is replaced by placeholders (``<uuid>``, ``<hex>``, ``<time>``). The header's
+``run.reproducible`` says so.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from .results import read_results, write_results
+
+__all__ = ["UNRECORDED", "canonical_argv", "pin", "scrub", "timestamp"]
+
+UNRECORDED = "unrecorded"
+_ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
+#: identifiers a library draws at random: UUIDs, and long runs of lowercase hex (``call_9f3a…``)
+_UUID = re.compile(
+    r"(?<![0-9A-Za-z])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+)
+_HEX = re.compile(
+    r"(?:(?<![0-9A-Za-z])|(?<=_))(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{20,}(?![0-9A-Za-z])"
+)
+#: integers that may be the clock (Unix seconds, or milliseconds), with an optional fraction
+_CLOCK = re.compile(r"(?<![0-9A-Za-z.])(\d{10}|\d{13})(\.\d+)?(?![0-9A-Za-z])")
+_DAY = 86400
+
+
+def timestamp() -> str:
+    """``SOURCE_DATE_EPOCH`` (seconds, default 0) as ISO 8601 UTC."""
+    raw = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    try:
+        seconds = int(raw) if raw else 0
+    except ValueError:
+        seconds = 0
+    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def relative_path(path: str | os.PathLike[str], base: Path | None = None) -> str:
+    """``path`` relative to ``base`` (default: the current directory) when inside it, in POSIX form;
+    otherwise ``<bundled>`` for the bundled corpus, else the directory's own name."""
+    p = Path(path).resolve()
+    base = (base or Path.cwd()).resolve()
+    try:
+        return p.relative_to(base).as_posix() or "."
+    except ValueError:
+        pass
+    try:
+        from .paths import corpus_dir
+
+        if p == corpus_dir().resolve():
+            return "<bundled>"
+    except FileNotFoundError:
+        pass
+    return p.name
+
+
+def _prefixes() -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for raw, label in (
+        (Path.cwd(), "."),
+        (sys.prefix, "<prefix>"),
+        (sys.base_prefix, "<python>"),
+        (sys.exec_prefix, "<prefix>"),
+        (Path.home(), "~"),
+    ):
+        text = str(Path(raw).resolve())
+        if len(text) > 1 and all(text != t for t, _ in out):
+            out.append((text, label))
+    # the longest first, so /repo/.venv becomes <prefix> rather than ./.venv
+    return sorted(out, key=lambda item: -len(item[0]))
+
+
+def scrub(text: str, clock: tuple[float, float] | None = None) -> str:
+    """``text`` without what differs from run to run: absolute paths of this machine, memory addresses,
+    random identifiers (UUIDs → ``<uuid>``, 20+ hex digits → ``<hex>``) and, when ``clock`` (the run's
+    first and last second) is given, Unix timestamps within a day of the run (→ ``<time>``)."""
+    for prefix, label in _prefixes():
+        text = text.replace(prefix, label)
+    text = _ADDRESS.sub("0x<addr>", text)
+    text = _UUID.sub("<uuid>", text)
+    text = _HEX.sub("<hex>", text)
+    if clock is not None:
+        low, high = clock[0] - _DAY, clock[1] + _DAY
+
+        def replace(match: re.Match[str]) -> str:
+            value = int(match.group(1)) / (1000 if len(match.group(1)) == 13 else 1)
+            return "<time>" if low <= value <= high else match.group(0)
+
+        text = _CLOCK.sub(replace, text)
+    return _settle_truncations(text)
+
+
+_PLACEHOLDER = re.compile(r"<(?:uuid|hex|time|prefix|python)>|0x<addr>")
+
+
+def _settle_truncations(text: str) -> str:
+    """A text cut at a fixed length (``…``) after a placeholder ends at a point that depends on the length of
+    what the placeholder replaced (a timestamp with more decimals, a longer path): cut such a text right
+    after its last placeholder, so the same run always gives the same text."""
+    if "…" not in text or not _PLACEHOLDER.search(text):
+        return text
+    lines = []
+    for line in text.split("\n"):
+        parts = line.split("…")
+        for i in range(len(parts) - 1):
+            matches = list(_PLACEHOLDER.finditer(parts[i]))
+            if matches:
+                parts[i] = parts[i][: matches[-1].end()]
+        lines.append("…".join(parts))
+    return "\n".join(lines)
+
+
+def canonical_argv(
+    spec: str,
+    *,
+    corpus: str | None = None,
+    keyword: str | None = None,
+    expectations: str | None = None,
+    strict: bool = False,
+) -> list[str]:
+    """The command line recorded by a reproducible run: only the options that change the results."""
+    argv = ["toolwire", "run", "--adapter", spec]
+    if corpus is not None:
+        argv += ["--corpus", relative_path(corpus)]
+    if keyword:
+        argv += ["-k", keyword]
+    if expectations:
+        argv += ["--expectations", relative_path(expectations)]
+        if strict:
+            argv.append("--strict")
+    argv.append("--reproducible")
+    return argv
+
+
+def _scrub_value(value: Any, clock: tuple[float, float]) -> Any:
+    if isinstance(value, str):
+        return scrub(value, clock)
+    if isinstance(value, list):
+        return [_scrub_value(v, clock) for v in value]
+    if isinstance(value, dict):
+        return {k: _scrub_value(v, clock) for k, v in value.items()}
+    return value
+
+
+def _seconds(stamp: Any, default: float) -> float:
+    try:
+        return datetime.fromisoformat(str(stamp).replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return default
+
+
+def pin(path: str | os.PathLike[str], argv: list[str]) -> None:
+    """Rewrite the results file at ``path`` in place with the run-specific fields pinned."""
+    results = read_results(path)
+    stamp = timestamp()
+    now = time.time()
+    run = results.header.get("run") or {}
+    # the run's own clock; an already pinned file has none left to find
+    clock = (now, now) if run.get("reproducible") else (_seconds(run.get("started"), now), now)
+    head = dict(results.header)
+    corpus = dict(head.get("corpus") or {})
+    if isinstance(corpus.get("path"), str):
+        corpus["path"] = relative_path(corpus["path"])
+    head["corpus"] = corpus
+    adapter = dict(head.get("adapter") or {})
+    if isinstance(adapter.get("spec"), str):
+        adapter["spec"] = scrub(adapter["spec"])
+    head["adapter"] = adapter
+    run = dict(head.get("run") or {})
+    run.update(started=stamp, python=UNRECORDED, platform=UNRECORDED, argv=list(argv), reproducible=True)
+    head["run"] = run
+    if isinstance(head.get("expectations"), dict):
+        expectations = dict(head["expectations"])
+        if isinstance(expectations.get("path"), str):
+            expectations["path"] = relative_path(expectations["path"])
+        head["expectations"] = expectations
+    checks = []
+    for rec in results.checks:
+        rec = {k: (0 if k == "duration_ms" else v) for k, v in rec.items()}
+        for key in ("message", "diff", "wire_errors", "actual_error"):
+            if key in rec:
+                rec[key] = _scrub_value(rec[key], clock)
+        checks.append(rec)
+    foot = None
+    if results.footer is not None:
+        foot = {**results.footer, "finished": stamp}
+    write_results(path, head, checks, foot)

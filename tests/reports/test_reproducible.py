@@ -1,0 +1,102 @@
+"""`toolwire run --reproducible`: what varies between runs is pinned, the rest kept."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from reports_support import check, header, write
+from toolwire.reproducible import canonical_argv, pin, scrub, timestamp
+from toolwire.results import read_results
+from toolwire.wire import validate_file
+
+
+@pytest.fixture
+def results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (tmp_path / "out").mkdir()
+    checks = [
+        check("tools/a", "gemini", "passed", features=["tools.wrapper"]),
+        check(
+            "tools/b",
+            "gemini",
+            "errored",
+            features=["tools.wrapper"],
+            message=f'Traceback:\n  File "{tmp_path}/adapter.py", line 3\n<Foo object at 0x7f12ab34cd56>',
+        ),
+    ]
+    return write(tmp_path / "out" / "x.results.jsonl", header("lib", corpus), checks)
+
+
+def test_pin_replaces_what_varies(results: Path, tmp_path: Path):
+    argv = canonical_argv("peer:lib", keyword="tools/")
+    pin(results, argv)
+    pinned = read_results(results)
+    run = pinned.header["run"]
+    assert run == {
+        "started": "1970-01-01T00:00:00Z",
+        "python": "unrecorded",
+        "platform": "unrecorded",
+        "argv": ["toolwire", "run", "--adapter", "peer:lib", "-k", "tools/", "--reproducible"],
+        "selection": None,
+        "reproducible": True,
+    }
+    assert pinned.header["corpus"]["path"] == "corpus"  # relative to the current directory
+    assert pinned.footer["finished"] == "1970-01-01T00:00:00Z"
+    assert [c["duration_ms"] for c in pinned.checks] == [0, 0]
+    message = pinned.checks[1]["message"]
+    assert str(tmp_path) not in message and 'File "./adapter.py"' in message and "0x<addr>" in message
+    # still a valid results file
+    for line in results.read_text(encoding="utf-8").splitlines():
+        assert validate_file("results.schema.json", json.loads(line)) == [], line
+
+
+def test_pin_is_idempotent_and_stable(results: Path):
+    pin(results, ["toolwire", "run"])
+    once = results.read_bytes()
+    pin(results, ["toolwire", "run"])
+    assert results.read_bytes() == once
+
+
+def test_source_date_epoch(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767322800")
+    assert timestamp() == "2026-01-02T03:00:00Z"
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "garbage")
+    assert timestamp() == "1970-01-01T00:00:00Z"
+
+
+def test_scrub_leaves_plain_text_alone():
+    assert scrub("expected 'a', got 'b' at /0/name") == "expected 'a', got 'b' at /0/name"
+
+
+def test_markdown_report_of_a_reproducible_run(results: Path):
+    from toolwire.report_md import render
+
+    pin(results, ["toolwire", "run"])
+    text = render(read_results(results))
+    assert "| Date | not recorded (reproducible run) |" in text
+
+
+def test_scrub_random_identifiers_and_the_clock():
+    text = (
+        'got "chatcmpl-0ccbd96b-a8ed-4dcf-9705-9839680aa9d3", id "call_7bd997d51a6044d296788c05b8a1", '
+        '"created": 1795323876, "at": 1795323876123, kept "toolu_01A09q90qw", "call_1", 1700000000'
+    )
+    out = scrub(text, (1795323800, 1795323900))
+    assert out == (
+        'got "chatcmpl-<uuid>", id "call_<hex>", "created": <time>, "at": <time>, '
+        'kept "toolu_01A09q90qw", "call_1", 1700000000'
+    )
+
+
+def test_scrub_settles_text_cut_after_a_placeholder():
+    # the same value cut at a fixed length: the cut moves with the length of the timestamp before it
+    clock = (1795323800, 1795323900)
+    a = scrub("{'created': 1795323876.5, 'model': 'gemini-2.5-flash', 'obj…\nnext line", clock)
+    b = scrub("{'created': 1795323876.12345, 'model': 'gemini-2.5-fl…\nnext line", clock)
+    assert a == b == "{'created': <time>…\nnext line"
+    assert scrub("plain text cut at a fixed length…") == "plain text cut at a fixed length…"
