@@ -20,9 +20,13 @@ __all__ = ["build_parser", "main", "run"]
 #: subcommands implemented elsewhere: name -> (module, one-line help)
 DELEGATED = {
     "lint": ("toolwire.lint", "check the corpus: schemas, ids, features, wire validity of every payload"),
-    "report": ("toolwire.report_md", "render a results.jsonl file as a Markdown compliance report"),
+    "report": (
+        "toolwire.report_cmd",
+        "Markdown report of a results.jsonl file; 'report combine' (HTML matrix, badges), 'report diff'",
+    ),
     "translate": ("toolwire.translate_cmd", "translate one payload with the reference translator"),
     "expectations": ("toolwire.expectations", "known-failure files: update one from a run, or check one"),
+    "serve": ("toolwire.serve", "a translating HTTP proxy between two provider dialects"),
 }
 
 
@@ -56,7 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--adapter",
         default="reference",
         metavar="SPEC",
-        help="'reference' (default), python:pkg.module:obj, or cmd:<command line> (a process speaking "
+        help="'reference' (default), python:pkg.module:obj, peer:NAME (a bundled adapter for litellm, "
+        "any-llm, aisuite or langchain; README 'Peer adapters'), or cmd:<command line> (a process speaking "
         "docs/protocol.md, e.g. \"cmd:node my-harness.mjs\")",
     )
     run_p.add_argument("--corpus", metavar="DIR", default=None, help="corpus directory (default: bundled)")
@@ -106,6 +111,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--strict",
         action="store_true",
         help="with --expectations: exit 1 on an xpassed check or an entry that matches no check",
+    )
+    run_p.add_argument(
+        "--reproducible",
+        action="store_true",
+        help="pin what varies between runs (timestamps = SOURCE_DATE_EPOCH or 0, host, argv, absolute "
+        "paths, durations) so the same corpus and implementation give identical files",
     )
     run_p.add_argument("-v", "--verbose", action="store_true", help="one line per check")
     for name, (_module, text) in DELEGATED.items():
@@ -208,6 +219,19 @@ def run(args: argparse.Namespace, argv: Sequence[str] = ()) -> int:
         print(f"toolwire: pytest ended with exit code {code} and wrote no results", file=sys.stderr)
         return code or 2
     try:
+        if getattr(args, "reproducible", False):
+            from .reproducible import canonical_argv, pin
+
+            pin(
+                results_path,
+                canonical_argv(
+                    args.adapter,
+                    corpus=args.corpus,
+                    keyword=args.keyword,
+                    expectations=args.expectations,
+                    strict=args.strict,
+                ),
+            )
         results = read_results(results_path)
     except ResultsError as exc:
         print(f"toolwire: {exc}", file=sys.stderr)

@@ -1,0 +1,268 @@
+"""Timing: medians of single calls after a warm-up; long streams; the suite's own wall time."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import gc
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from toolwire.adapters import load_adapter
+from toolwire.protocol import refusal_of
+
+from .operations import Operation
+
+__all__ = [
+    "Impl",
+    "Timing",
+    "floor_call",
+    "load_impls",
+    "measure",
+    "outcome_of",
+    "stream_cost",
+    "stream_peak_memory",
+    "suite_wall_time",
+    "synthetic_stream",
+]
+
+Call = Callable[[Any], Any]
+
+
+@dataclass
+class Impl:
+    """An implementation as the adapter calls it, minus the harness (no deep copy, thread, JSON check)."""
+
+    name: str
+    version: str
+    translator: Any
+    kinds: dict[str, list[list[str]]]
+
+    def supports(self, op: Operation) -> bool:
+        pairs = self.kinds.get(op.kind, [])
+        return any(a in ("*", op.source) and b in ("*", op.target) for a, b in pairs)
+
+    def call(self, op: Operation) -> Call:
+        """The library call for ``op`` (streams are read to the end, as the adapter does)."""
+        tr, profile = self.translator, {}
+        if op.kind == "stream":
+
+            def run_stream(payload: Any) -> Any:
+                out = tr.translate_stream(op.source, op.target, payload, profile)
+                return out if isinstance(out, list) else list(out)
+
+            return run_stream
+        return lambda payload: tr.translate(op.kind, op.source, op.target, payload, profile)
+
+
+def load_impls(peers: list[str]) -> tuple[list[Impl], dict[str, str]]:
+    """The reference and every peer that loads; the second value says why a peer was left out."""
+    impls, skipped = [], {}
+    for spec in ["reference", *(f"peer:{p}" for p in peers)]:
+        try:
+            adapter = load_adapter(spec, timeout=None)
+        except Exception as exc:  # not installed, or broken: the table says so
+            skipped[spec.partition(":")[2] or spec] = str(exc).splitlines()[0]
+            continue
+        name = "reference" if spec == "reference" else spec.partition(":")[2]
+        impls.append(Impl(name, adapter.version, adapter.impl, adapter.capabilities.get("kinds", {})))
+    return impls, skipped
+
+
+def floor_call(payload: Any) -> Any:
+    """The floor: a plain JSON dump and parse of the same payload."""
+    return json.loads(json.dumps(payload))
+
+
+def outcome_of(call: Call, payload: Any) -> str:
+    """``ok``, ``refused (code)`` or ``crashed (Type)`` for one call (a refusal's time is not comparable)."""
+    try:
+        call(copy.deepcopy(payload))
+    except Exception as exc:
+        refusal = refusal_of(exc)
+        if refusal is not None:
+            return f"refused ({refusal.get('code')})"
+        return f"crashed ({type(exc).__name__})"
+    return "ok"
+
+
+@dataclass
+class Timing:
+    median_us: float
+    reps: int
+    outcome: str
+
+
+def measure(
+    call: Call,
+    payload: Any,
+    *,
+    min_reps: int = 200,
+    min_time: float = 0.5,
+    max_reps: int = 20000,
+    max_time: float = 5.0,
+    warmup: int = 10,
+) -> Timing:
+    """Median of single calls, each on a fresh deep copy of ``payload`` made outside the timed region.
+
+    After ``warmup`` calls, repeats until both ``min_reps`` calls and ``min_time`` seconds of calls are done,
+    or ``max_reps`` calls, or ``max_time`` seconds (a slow call gets fewer repetitions). GC is off while
+    timing, as in ``timeit``. Exceptions are timed too (``outcome`` says whether the call translated).
+    """
+    outcome = outcome_of(call, payload)
+    for _ in range(max(warmup - 1, 0)):
+        with contextlib.suppress(Exception):
+            call(copy.deepcopy(payload))
+    samples: list[int] = []
+    spent = 0
+    gc.collect()
+    was_enabled = gc.isenabled()
+    gc.disable()
+    start = time.perf_counter()
+    perf = time.perf_counter_ns
+    try:
+        while True:
+            arg = copy.deepcopy(payload)
+            t0 = perf()
+            try:  # noqa: SIM105 (the cheapest guard inside the timed region)
+                call(arg)
+            except Exception:
+                pass
+            dt = perf() - t0
+            samples.append(dt)
+            spent += dt
+            n = len(samples)
+            if n >= max_reps or (n >= min_reps and spent >= min_time * 1e9):
+                break
+            if time.perf_counter() - start >= max_time and n >= 3:
+                break
+            if n % 200 == 0:
+                gc.enable()  # a peer that makes much garbage must not grow without bound
+                gc.collect()
+                gc.disable()
+    finally:
+        if was_enabled:
+            gc.enable()
+    return Timing(statistics.median(samples) / 1000, len(samples), outcome)
+
+
+# -- long streams ------------------------------------------------------------------------------------------
+def _is_delta(source: str, event: Any) -> bool:
+    data = event.get("data") if isinstance(event, dict) else None
+    if not isinstance(data, dict):
+        return False
+    if source == "anthropic":
+        return data.get("type") == "content_block_delta"
+    if source == "openai-chat":
+        choices = data.get("choices") or []
+        return bool(choices) and choices[0].get("finish_reason") is None and bool(choices[0].get("delta"))
+    raise ValueError(f"synthetic streams are built from anthropic or openai-chat captures, not {source}")
+
+
+def synthetic_stream(source: str, events: list[Any], total: int) -> Iterator[Any]:
+    """``total`` events: the capture's head, its delta events repeated in order, its tail (lazily)."""
+    first = next(i for i, e in enumerate(events) if _is_delta(source, e))
+    last = max(i for i, e in enumerate(events) if _is_delta(source, e))
+    head, deltas, tail = events[:first], events[first : last + 1], events[last + 1 :]
+    middle = max(total - len(head) - len(tail), 1)
+    yield from head
+    for i in range(middle):
+        yield deltas[i % len(deltas)]
+    yield from tail
+
+
+def _drain(source: str, target: str, events: Any) -> int:
+    from toolwire_reference import translate_stream
+
+    n = 0
+    for _ in translate_stream(events, source=source, target=target):
+        n += 1
+    return n
+
+
+def stream_cost(source: str, target: str, capture: list[Any], total: int, reps: int = 5) -> dict[str, float]:
+    """Reference cost per event over a ``total``-event stream (median of ``reps`` runs), and the floor's."""
+    events = list(synthetic_stream(source, capture, total))
+    _drain(source, target, synthetic_stream(source, capture, 200))  # warm-up
+    runs, floors, out_events = [], [], 0
+    for _ in range(reps):
+        gc.collect()
+        t0 = time.perf_counter_ns()
+        out_events = _drain(source, target, events)
+        runs.append(time.perf_counter_ns() - t0)
+        t0 = time.perf_counter_ns()
+        for ev in events:
+            json.loads(json.dumps(ev))
+        floors.append(time.perf_counter_ns() - t0)
+    return {
+        "events": len(events),
+        "out_events": out_events,
+        "us_per_event": statistics.median(runs) / len(events) / 1000,
+        "floor_us_per_event": statistics.median(floors) / len(events) / 1000,
+    }
+
+
+def stream_peak_memory(source: str, target: str, capture: list[Any], total: int) -> dict[str, float]:
+    """Peak traced memory while the reference transcodes a ``total``-event stream read lazily (events are
+    made one at a time and the output is dropped as it comes, so only the transcoder's own state counts)."""
+
+    def fresh() -> Iterator[Any]:
+        for ev in synthetic_stream(source, capture, total):
+            yield copy.deepcopy(ev)  # a new object per event, as a network reader makes them
+
+    gc.collect()
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        n = _drain(source, target, fresh())
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return {"events": total, "out_events": n, "peak_kib": peak / 1024}
+
+
+# -- the suite's own wall time -----------------------------------------------------------------------------
+def _toolwire_command() -> list[str]:
+    script = os.path.join(os.path.dirname(sys.executable), "toolwire")
+    if os.path.exists(script):
+        return [script]
+    found = shutil.which("toolwire")
+    if found:
+        return [found]
+    return [sys.executable, "-c", "import sys; from toolwire.cli import main; sys.exit(main())"]
+
+
+def suite_wall_time(workers: str) -> dict[str, Any]:
+    """Wall time of ``toolwire run --adapter reference -n WORKERS`` over the whole corpus (a subprocess)."""
+    with tempfile.TemporaryDirectory(prefix="toolwire-bench-") as out:
+        cmd = [*_toolwire_command(), "run", "--adapter", "reference", "-n", workers, "--report", out]
+        t0 = time.perf_counter()
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        wall = time.perf_counter() - t0
+        outcomes: dict[str, int] = {}
+        results = os.path.join(out, "reference.results.jsonl")
+        if os.path.exists(results):
+            with open(results, encoding="utf-8") as fh:
+                for line in fh:
+                    record = json.loads(line)
+                    if record.get("record") == "check":
+                        outcomes[record.get("outcome")] = outcomes.get(record.get("outcome"), 0) + 1
+    return {
+        "workers": workers,
+        "wall_s": wall,
+        "returncode": proc.returncode,
+        "checks": sum(outcomes.values()),
+        "outcomes": outcomes,
+        "command": " ".join(["toolwire", *cmd[1:-1], "DIR"]),
+        "stderr": proc.stderr.strip().splitlines()[-3:] if proc.returncode else [],
+    }

@@ -1,0 +1,247 @@
+"""The benchmark's table (printed) and ``reports/benchmarks.md``; the targets, judged on one run's ratios."""
+
+from __future__ import annotations
+
+import platform
+from dataclasses import dataclass, field
+from typing import Any
+
+from .measure import Timing
+from .operations import Operation
+
+__all__ = ["OpResult", "Targets", "judge", "machine", "markdown", "text_table"]
+
+#: the issue's targets for the reference
+LITELLM_FACTOR = 10.0
+PEER_FACTOR = 3.0
+FLOOR_FACTOR = 5.0
+
+
+@dataclass
+class OpResult:
+    op: Operation
+    floor: Timing
+    #: implementation name → timing ("reference" first; a peer only when it declares the operation)
+    timings: dict[str, Timing] = field(default_factory=dict)
+
+    @property
+    def reference(self) -> Timing:
+        return self.timings["reference"]
+
+    def ratio(self, name: str) -> float:
+        return self.timings[name].median_us / self.reference.median_us
+
+
+@dataclass
+class Targets:
+    """Per operation: (met, text) for each target; ``notes`` explain a miss or a comparison left out."""
+
+    rows: list[tuple[str, tuple[bool, str] | None, tuple[bool, str] | None, tuple[bool, str]]]
+    notes: list[str]
+
+    @property
+    def all_met(self) -> bool:
+        return all(t is None or t[0] for row in self.rows for t in row[1:])
+
+
+def judge(results: list[OpResult]) -> Targets:
+    rows, notes = [], []
+    for r in results:
+        floor_ratio = r.reference.median_us / r.floor.median_us
+        floor_t = (floor_ratio <= FLOOR_FACTOR, f"{floor_ratio:.1f}× floor")
+        lite_t = None
+        if "litellm" in r.timings:
+            x = r.ratio("litellm")
+            lite_t = (x >= LITELLM_FACTOR, f"{x:.1f}×")
+            if r.timings["litellm"].outcome != "ok":
+                notes.append(
+                    f"{r.op.name}: litellm {r.timings['litellm'].outcome}; its time is not a translation's"
+                )
+        translating = {n: t for n, t in r.timings.items() if n != "reference" and t.outcome == "ok"}
+        for n, t in r.timings.items():
+            if n not in ("reference", "litellm") and t.outcome != "ok":
+                notes.append(f"{r.op.name}: {n} {t.outcome}; left out of the fastest-peer comparison")
+        peer_t = None
+        if translating:
+            fastest = min(translating, key=lambda n: translating[n].median_us)
+            x = r.ratio(fastest)
+            peer_t = (x >= PEER_FACTOR, f"{x:.1f}× ({fastest})")
+        rows.append((r.op.name, lite_t, peer_t, floor_t))
+    return Targets(rows, notes)
+
+
+def machine(versions: dict[str, str]) -> dict[str, str]:
+    import os
+
+    return {
+        "cpu": platform.processor() or platform.machine(),
+        "cores": str(os.cpu_count()),
+        "os": platform.platform(),
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        **{f"{name}": version for name, version in versions.items()},
+    }
+
+
+def _cell(r: OpResult, name: str) -> str:
+    t = r.timings.get(name)
+    if t is None:
+        return "—"
+    if name == "reference":
+        return f"{t.median_us:,.1f}"
+    text = f"{t.median_us:,.1f} (×{r.ratio(name):,.1f})"
+    return text if t.outcome == "ok" else f"{text} {t.outcome}"
+
+
+def _columns(results: list[OpResult], peers: list[str]) -> tuple[list[str], list[list[str]]]:
+    head = ["operation", "floor µs", "reference µs", "ref/floor", *(f"{p} µs (×ref)" for p in peers)]
+    body = []
+    for r in results:
+        body.append(
+            [
+                r.op.name,
+                f"{r.floor.median_us:,.1f}",
+                _cell(r, "reference"),
+                f"{r.reference.median_us / r.floor.median_us:.1f}",
+                *(_cell(r, p) for p in peers),
+            ]
+        )
+    return head, body
+
+
+def text_table(results: list[OpResult], peers: list[str]) -> str:
+    head, body = _columns(results, peers)
+    widths = [max(len(row[i]) for row in [head, *body]) for i in range(len(head))]
+    lines = [
+        "  ".join(
+            c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))
+        )
+        for row in [head, *body]
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def _md_table(head: list[str], body: list[list[str]], align: str = "r") -> list[str]:
+    out = [
+        "| " + " | ".join(head) + " |",
+        "|" + "|".join(":--" if i == 0 else "--:" for i in range(len(head))) + "|",
+    ]
+    out += ["| " + " | ".join(row) + " |" for row in body]
+    return out
+
+
+def _mark(t: tuple[bool, str] | None) -> str:
+    if t is None:
+        return "—"
+    return f"{'met' if t[0] else '**missed**'}: {t[1]}"
+
+
+def markdown(
+    *,
+    results: list[OpResult],
+    peers: list[str],
+    skipped: dict[str, str],
+    targets: Targets,
+    streams: list[dict[str, Any]],
+    suite: list[dict[str, Any]],
+    env: dict[str, str],
+    command: str,
+    settings: str,
+    optimisations: list[str],
+) -> str:
+    lines = [
+        "# toolwire benchmark",
+        "",
+        f"Written by `{command}` (`make bench`). All figures come from one process and one run; the "
+        f"ratios are",
+        "computed within it. Times are medians of single calls after a warm-up, each call on a fresh "
+        "deep copy",
+        f"of the payload made outside the timed region, GC off while timing ({settings}).",
+        "",
+        "- **reference**: `toolwire_reference.Translator.translate` (streams: `translate_stream`, read "
+        "to the end).",
+        "- **peers**: the peer adapter's `translate` / `translate_stream` (`toolwire.peers`), called "
+        "directly,",
+        "  without the harness (no deep copy, thread or JSON check). This *includes the adapter's conversion",
+        "  between the library's objects and wire JSON*, and for the routes that drive a library's "
+        "public client",
+        "  (e.g. `litellm.completion`, aisuite's `Client`, any-llm's `completion`) the in-process fake HTTP",
+        "  upstream the adapter gives it: that is what any user of the library pays to get wire JSON out "
+        "of it.",
+        "- **floor**: `json.loads(json.dumps(payload))` of the same payload.",
+        "- `×ref` is the peer's median over the reference's (higher: the reference is faster). An "
+        "outcome other",
+        "  than `ok` marks a call that refused or crashed instead of translating; its time is not "
+        "comparable.",
+        "",
+        "## Translations (µs per call)",
+        "",
+        *_md_table(*_columns(results, peers)),
+        "",
+    ]
+    if skipped:
+        lines += ["Peers not measured: " + "; ".join(f"{k}: {v}" for k, v in skipped.items()), ""]
+    lines += ["Payloads:", ""]
+    lines += [f"- {r.op.name}: `{r.op.origin}`" for r in results]
+    lines += [
+        "",
+        "## Targets",
+        "",
+        f"The reference: ≥ {LITELLM_FACTOR:g}× faster than LiteLLM and ≥ {PEER_FACTOR:g}× faster than the "
+        f"fastest "
+        f"peer on every shared operation, within {FLOOR_FACTOR:g}× of the JSON floor.",
+        "",
+        *_md_table(
+            [
+                "operation",
+                f"≥ {LITELLM_FACTOR:g}× LiteLLM",
+                f"≥ {PEER_FACTOR:g}× fastest peer",
+                f"≤ {FLOOR_FACTOR:g}× floor",
+            ],
+            [[name, _mark(a), _mark(b), _mark(c)] for name, a, b, c in targets.rows],
+        ),
+        "",
+        f"All targets met: **{'yes' if targets.all_met else 'no'}**.",
+        "",
+    ]
+    if targets.notes:
+        lines += [f"- {n}" for n in targets.notes] + [""]
+    lines += ["## Streams (reference)", ""]
+    lines += [
+        "A long synthetic stream: a real capture's head, its delta events repeated in order, its tail. "
+        "Cost per",
+        "event: the whole stream translated and read (median of 5 runs) over its event count; floor: a "
+        "JSON dump",
+        "and parse per event. Peak memory: `tracemalloc` peak while the stream is read lazily (one new event",
+        "object at a time, output dropped as it comes), so it is the transcoder's own state.",
+        "",
+    ]
+    lines += _md_table(
+        ["stream", "events", "µs / event", "floor µs / event", "×floor", "peak memory KiB"],
+        [
+            [
+                s["name"],
+                f"{s['events']:,}",
+                f"{s['us_per_event']:.2f}",
+                f"{s['floor_us_per_event']:.2f}",
+                f"{s['us_per_event'] / s['floor_us_per_event']:.1f}",
+                f"{s['peak_kib']:,.1f}",
+            ]
+            for s in streams
+        ],
+    )
+    lines += [""]
+    if suite:
+        lines += ["## The suite's own wall time", ""]
+        lines += _md_table(
+            ["command", "checks", "wall s", "exit"],
+            [
+                [f"`{s['command']}`", str(s["checks"]), f"{s['wall_s']:.1f}", str(s["returncode"])]
+                for s in suite
+            ],
+        )
+        lines += [""]
+    if optimisations:
+        lines += ["## Optimisations made to reach the targets", ""] + [f"- {o}" for o in optimisations] + [""]
+    lines += ["## Machine", ""] + [f"- {k}: {v}" for k, v in env.items()] + [""]
+    return "\n".join(lines)

@@ -1,0 +1,182 @@
+"""``make bench``: time the reference and every installed peer on the same corpus operations.
+
+Usage: ``python bench/run.py [--min-reps N] [--min-time S] [--only TEXT] [--peers a,b] [--no-suite]
+[--stream-events 10000,100000] [--output reports/benchmarks.md | -]``. Prints the table and writes the
+Markdown report. There are no timed assertions anywhere: the figures are for reading.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import shlex
+import sys
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: `python bench/run.py`
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    __package__ = "bench"  # noqa: A001
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+from bench.measure import (  # noqa: E402
+    Impl,
+    floor_call,
+    load_impls,
+    measure,
+    stream_cost,
+    stream_peak_memory,
+    suite_wall_time,
+)
+from bench.operations import operations  # noqa: E402
+from bench.report import OpResult, judge, machine, markdown, text_table  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+PEERS = ["litellm", "any-llm", "aisuite", "langchain"]
+#: (source, target, capture case) of the long streams: text deltas repeated (any length stays valid)
+LONG_STREAMS = [
+    ("anthropic", "openai-chat", "streams/anthropic-text-followup-capture"),
+    ("openai-chat", "anthropic", "streams/openai-chat-2026-text-followup-capture"),
+]
+#: what was changed in reference_impl/ after profiling, shown in the report
+OPTIMISATIONS: list[str] = [
+    "`schema/walk.py` `walk` (the read-only walk that checks every tool's parameter schema) no longer runs "
+    "the copying `transform` underneath: it visits the same nodes, paths, `$ref` targets and levels in "
+    "place, without building and dropping a deep copy of each schema (cProfile: the copy was most of "
+    "`validate_tools`, which every `tools` and `request` translation runs)."
+]
+
+
+def run_operations(impls: list[Impl], ops: list, **timing) -> list[OpResult]:
+    results = []
+    for op in ops:
+        ref = next(i for i in impls if i.name == "reference")
+        if not ref.supports(op):
+            continue
+        result = OpResult(op, measure(floor_call, op.payload, **timing))
+        for impl in impls:
+            if impl.supports(op):
+                result.timings[impl.name] = measure(impl.call(op), op.payload, **timing)
+        shown = ", ".join(f"{n} {t.median_us:,.1f}" for n, t in result.timings.items())
+        print(f"  {op.name}: floor {result.floor.median_us:,.1f} µs; {shown}", file=sys.stderr, flush=True)
+        results.append(result)
+    return results
+
+
+def run_streams(sizes: list[int]) -> list[dict]:
+    from toolwire.corpus import load_corpus
+
+    corpus = load_corpus()
+    cases = corpus.cases if isinstance(corpus.cases, dict) else {c.id: c for c in corpus.cases}
+    rows = []
+    for source, target, case_id in LONG_STREAMS:
+        capture = cases[case_id].source_payload
+        for n in sizes:
+            cost = stream_cost(source, target, capture, n)
+            memory = stream_peak_memory(source, target, capture, n)
+            rows.append({"name": f"{source}→{target} ({case_id})", **cost, "peak_kib": memory["peak_kib"]})
+            print(
+                f"  stream {source}→{target} {n:,} events: {cost['us_per_event']:.2f} µs/event, "
+                f"peak {memory['peak_kib']:,.1f} KiB",
+                file=sys.stderr,
+                flush=True,
+            )
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="bench/run.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--min-reps", type=int, default=200, help="calls per operation at least (default 200)"
+    )
+    parser.add_argument("--min-time", type=float, default=0.5, help="seconds of calls at least (default 0.5)")
+    parser.add_argument(
+        "--max-time", type=float, default=5.0, help="seconds per operation at most (default 5)"
+    )
+    parser.add_argument("--warmup", type=int, default=10, help="untimed calls first (default 10)")
+    parser.add_argument("--only", default="", help="operations whose name contains this text")
+    parser.add_argument(
+        "--peers", default=",".join(PEERS), help="peers to time, comma-separated ('' for none)"
+    )
+    parser.add_argument("--stream-events", default="10000,100000", help="long stream sizes ('' to skip)")
+    parser.add_argument("--no-suite", action="store_true", help="skip the suite's wall time")
+    parser.add_argument(
+        "--output", default=str(ROOT / "reports" / "benchmarks.md"), help="'-' to write nothing"
+    )
+    args = parser.parse_args(argv)
+    command = "python bench/run.py" + ("".join(f" {shlex.quote(a)}" for a in (argv or sys.argv[1:])))
+
+    started = time.perf_counter()
+    peers = [p for p in args.peers.split(",") if p]
+    impls, skipped = load_impls(peers)
+    for noisy in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy"):  # a warning per call would flood the output
+        logging.getLogger(noisy).setLevel(logging.ERROR)
+    for name, why in skipped.items():
+        print(f"bench: peer {name} not measured: {why}", file=sys.stderr)
+    ops = [op for op in operations() if args.only in op.name]
+    timing = {
+        "min_reps": args.min_reps,
+        "min_time": args.min_time,
+        "max_time": args.max_time,
+        "warmup": args.warmup,
+    }
+    print(f"bench: {len(ops)} operations × {len(impls)} implementations", file=sys.stderr, flush=True)
+    results = run_operations(impls, ops, **timing)
+    sizes = [int(s) for s in args.stream_events.split(",") if s]
+    streams = run_streams(sizes) if sizes else []
+    suite = [] if args.no_suite else [suite_wall_time(w) for w in ("0", "auto")]
+
+    measured = [i.name for i in impls if i.name != "reference"]
+    targets = judge(results)
+    print()
+    print(text_table(results, measured))
+    print()
+    for name, lite, peer, floor in targets.rows:
+        marks = [
+            f"{label} {'met' if t[0] else 'MISSED'} ({t[1]})"
+            for label, t in (("≥10× litellm", lite), ("≥3× fastest peer", peer), ("≤5× floor", floor))
+            if t is not None
+        ]
+        print(f"  {name}: " + "; ".join(marks))
+    for note in targets.notes:
+        print(f"  note: {note}")
+    print(f"targets met: {'yes' if targets.all_met else 'NO'}")
+    for s in streams:
+        print(
+            f"stream {s['name']}: {s['events']:,} events, {s['us_per_event']:.2f} µs/event "
+            f"(floor {s['floor_us_per_event']:.2f}), peak {s['peak_kib']:,.1f} KiB"
+        )
+    for s in suite:
+        print(f"suite: {s['command']}: {s['checks']} checks in {s['wall_s']:.1f} s (exit {s['returncode']})")
+
+    if args.output != "-":
+        versions = {"toolwire-reference": next(i.version for i in impls if i.name == "reference")}
+        versions.update({i.name: i.version for i in impls if i.name != "reference"})
+        settings = (
+            f"≥ {args.min_reps} calls and ≥ {args.min_time:g} s of calls per operation, at most "
+            f"{args.max_time:g} s; {args.warmup} warm-up calls"
+        )
+        text = markdown(
+            results=results,
+            peers=measured,
+            skipped=skipped,
+            targets=targets,
+            streams=streams,
+            suite=suite,
+            env=machine(versions),
+            command=command,
+            settings=settings,
+            optimisations=OPTIMISATIONS,
+        )
+        Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.output).write_text(
+            text + f"\nTotal benchmark time: {time.perf_counter() - started:.0f} s.\n", encoding="utf-8"
+        )
+        print(f"bench: wrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,50 @@
+"""The benchmark code runs (one operation, 3 repetitions, tiny streams); no timing is asserted."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.append(str(ROOT))
+
+from bench.measure import floor_call, load_impls, measure, stream_cost, stream_peak_memory  # noqa: E402
+from bench.operations import operations  # noqa: E402
+from bench.report import OpResult, judge, machine, markdown, text_table  # noqa: E402
+from bench.run import LONG_STREAMS  # noqa: E402
+
+
+def test_one_operation_three_repetitions() -> None:
+    impls, skipped = load_impls([])
+    assert [i.name for i in impls] == ["reference"] and not skipped
+    ops = operations()
+    assert len({op.key for op in ops}) == len(ops)
+    op = next(o for o in ops if o.kind == "tool_choice")
+    timing = dict(min_reps=3, min_time=0.0, max_reps=3, warmup=1)
+    result = OpResult(op, measure(floor_call, op.payload, **timing))
+    result.timings["reference"] = measure(impls[0].call(op), op.payload, **timing)
+    assert result.reference.reps == 3 and result.reference.outcome == "ok"
+    assert op.name in text_table([result], [])
+    from toolwire.corpus import load_corpus
+
+    corpus_cases = load_corpus().cases
+    cases = corpus_cases if isinstance(corpus_cases, dict) else {c.id: c for c in corpus_cases}
+    source, target, case_id = LONG_STREAMS[0]
+    capture = cases[case_id].source_payload
+    cost = stream_cost(source, target, capture, 50, reps=1)
+    memory = stream_peak_memory(source, target, capture, 50)
+    assert cost["events"] == 50 and memory["out_events"] > 0
+    text = markdown(
+        results=[result],
+        peers=[],
+        skipped={},
+        targets=judge([result]),
+        streams=[{"name": "s", **cost, "peak_kib": memory["peak_kib"]}],
+        suite=[],
+        env=machine({"toolwire-reference": impls[0].version}),
+        command="python bench/run.py",
+        settings="3 calls",
+        optimisations=[],
+    )
+    assert "## Targets" in text
