@@ -284,7 +284,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise
             print(f"toolwire: '{args_list[0]}' is not available ({module_name} is missing)", file=sys.stderr)
             return 2
-        return int(module.main(args_list[1:]) or 0)
+        try:
+            return int(module.main(args_list[1:]) or 0)
+        except BrokenPipeError:  # the reader stopped early (`| head`): not an error of the command
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
     parser = build_parser()
     if not args_list:
         parser.print_help()

@@ -197,3 +197,25 @@ def test_reference_exit_codes_0_1_2() -> None:
     assert error["code"] == "choice.unsupported" and set(error) == {"code", "message", "path"}
     bad = _cli(*ARGS, stdin="{")
     assert bad.returncode == 2 and "malformed JSON at line 1 column 2" in bad.stderr
+
+
+def test_reader_closing_the_pipe_early_is_not_a_traceback(tmp_path) -> None:
+    import json as _json
+    import subprocess
+    import sys
+
+    tool = {"description": "x" * 200, "parameters": {"type": "object"}}
+    tools = [{"name": f"tool_{i}", **tool} for i in range(400)]
+    src = tmp_path / "tools.json"
+    src.write_text(_json.dumps(tools), encoding="utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "toolwire.cli", "translate", "--kind", "tools", "--from", "canonical",
+         "--to", "openai-chat", str(src)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.read(10)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0
+    assert "Traceback" not in err
