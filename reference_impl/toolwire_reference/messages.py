@@ -15,7 +15,8 @@ from typing import Any
 
 from . import calls
 from ._json import MISSING, copy_json, invalid, json_type
-from .errors import Segments, TranslationError
+from .errors import Segments, TranslationError, pointer
+from .profiles import degrading
 from .request import Request, unsupported
 
 ERROR_PREFIX = "Error: "
@@ -173,6 +174,18 @@ def system_text(req: Request, value: str, path: Segments) -> None:
     if req.system is None:
         req.system = []
     req.system.append(req.at(text(value), path))
+
+
+def check_late_system(req: Request, role: str, path: Segments, profile: Mapping[str, str]) -> None:
+    """A ``system``/``developer`` message after the conversation started is ``message.invalid_role``
+    (the system prompt comes first); under degrade it is let through to join the system prompt."""
+    if req.messages and not degrading(profile):
+        raise TranslationError(
+            "message.invalid_role",
+            f"a `{role}` message after the conversation started cannot be expressed (the system "
+            "prompt comes first)",
+            pointer(path),
+        )
 
 
 def unsupported_part(profile: Mapping[str, str], what: str, path: Segments, target: str = "") -> None:

@@ -19,10 +19,11 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from ._json import MISSING, copy_json, invalid, json_type
+from ._json import MISSING, copy_json, expect_object, invalid, json_type
 from .choice import refuse_or_degrade
 from .errors import Segments, TranslationError, fail, pointer
 from .model import Choice, SchemaOrigin, Tool
+from .rules import REQUEST_IGNORABLE
 from .tools import validate_tools
 
 # Canonical setting names, in the order the canonical dialect writes them.
@@ -129,6 +130,16 @@ def check_members(
             f"the {dialect} member `{key}` has no equivalent in the canonical request",
             pointer(base + (key,)),
         )
+
+
+def open_request(
+    payload: Any, known: Iterable[str], profile: Mapping[str, str], dialect: str
+) -> tuple[dict, Request]:
+    """The request body (an object; its top-level members checked against ``known`` and the
+    dialect's ignorable members, see :func:`check_members`) and a new, empty :class:`Request`."""
+    body = expect_object(payload, (), "the request")
+    check_members(body, (), known, REQUEST_IGNORABLE[dialect], profile, dialect)
+    return body, Request()
 
 
 def present(obj: dict, key: str) -> bool:

@@ -16,19 +16,18 @@ from .._json import MISSING, expect_list, expect_object, invalid
 from ..errors import Segments, TranslationError, pointer
 from ..request import (
     Request,
-    check_members,
     copy_settings,
     decode_choice,
     decode_tools,
     drop_setting,
     encode_choice,
     encode_tools,
+    open_request,
     present,
     put_settings,
     read_stop,
     required_max_tokens,
 )
-from ..rules import REQUEST_IGNORABLE
 from . import anthropic
 
 NAME = "anthropic"
@@ -60,9 +59,7 @@ _SETTINGS = {
 
 
 def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
-    body = expect_object(payload, (), "the request")
-    check_members(body, (), _KNOWN, REQUEST_IGNORABLE[NAME], profile, NAME)
-    req = Request()
+    body, req = open_request(payload, _KNOWN, profile, NAME)
     copy_settings(
         req,
         body,

@@ -30,12 +30,13 @@ from ..request import (
     encode_choice,
     encode_tools,
     json_schema_format,
+    open_request,
     put_settings,
     read_stop,
     schema_tool,
     unsupported,
 )
-from ..rules import GEMINI_IGNORABLE_GENERATION, REQUEST_IGNORABLE
+from ..rules import GEMINI_IGNORABLE_GENERATION
 from ..schema.gemini import from_gemini_schema, source_segment, to_gemini_schema
 from . import gemini
 
@@ -82,10 +83,7 @@ def _get(obj: dict, camel: str, spelling: Mapping[str, str], path: Segments) -> 
 
 
 def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
-    body = expect_object(payload, (), "the request")
-    known = list(_TOP) + list(_TOP.values())
-    check_members(body, (), known, REQUEST_IGNORABLE[NAME], profile, NAME)
-    req = Request()
+    body, req = open_request(payload, list(_TOP) + list(_TOP.values()), profile, NAME)
     copy_settings(req, body, (), {"model": "model"}, model="string")
     key, system = _get(body, "systemInstruction", _TOP, ())
     if system is not MISSING and system is not None:

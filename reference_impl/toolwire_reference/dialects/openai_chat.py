@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._json import MISSING, expect_object, invalid
-from ..errors import fail
+from .._json import MISSING, expect_object
 from ..model import Choice, Tool
 from . import openai_common
 from .common import read_function, tool_list
@@ -19,16 +18,7 @@ _UNSUPPORTED_CHOICES = frozenset({"custom"})
 def decode_tools(payload: object, profile: Mapping[str, str]) -> list[Tool]:
     tools = []
     for i, item in enumerate(tool_list(payload)):
-        obj = expect_object(item, (i,), "a tool")
-        kind = obj.get("type", MISSING)
-        if kind != "function":
-            if isinstance(kind, str):
-                raise fail(
-                    "tool.unsupported_type",
-                    f"a `{kind}` tool has no equivalent in other dialects",
-                    (i, "type"),
-                )
-            raise invalid('a tool needs `type: "function"`', (i, "type"))
+        obj = openai_common.function_tool(item, i)
         function = expect_object(obj.get("function", MISSING), (i, "function"), "`function`")
         tools.append(
             read_function(

@@ -16,10 +16,8 @@ from .. import calls
 from .. import messages as msgs
 from .._json import MISSING, expect_list, expect_object, invalid
 from ..errors import Segments, TranslationError, pointer
-from ..profiles import degrading
 from ..request import (
     Request,
-    check_members,
     copy_settings,
     decode_choice,
     decode_tools,
@@ -27,13 +25,13 @@ from ..request import (
     encode_choice,
     encode_tools,
     json_schema_format,
+    open_request,
     present,
     put_settings,
     read_stop,
     schema_tool,
     under,
 )
-from ..rules import REQUEST_IGNORABLE
 from . import openai_chat, openai_common
 from .common import read_function
 
@@ -60,9 +58,7 @@ _KNOWN = (
 
 
 def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
-    body = expect_object(payload, (), "the request")
-    check_members(body, (), _KNOWN, REQUEST_IGNORABLE[NAME], profile, NAME)
-    req = Request()
+    body, req = open_request(payload, _KNOWN, profile, NAME)
     copy_settings(
         req,
         body,
@@ -133,13 +129,7 @@ def _decode_messages(req: Request, items: list, profile: Mapping[str, str]) -> N
         message = expect_object(item, path, "a message")
         role = message.get("role")
         if role in ("system", "developer"):
-            if req.messages and not degrading(profile):
-                raise TranslationError(
-                    "message.invalid_role",
-                    f"a `{role}` message after the conversation started cannot be expressed (the system "
-                    "prompt comes first)",
-                    pointer(path),
-                )
+            msgs.check_late_system(req, role, path, profile)
             content = _text_content(message, path, profile, role)
             msgs.system_text(req, msgs.JOIN.join(content), path)
         elif role == "user":

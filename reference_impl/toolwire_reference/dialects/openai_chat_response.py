@@ -29,13 +29,11 @@ from .response_common import (
     expect_value,
     has_tool_calls,
     joined_text,
-    make_usage,
     need_list,
     need_object,
     need_string,
     now,
-    opt_count,
-    opt_object,
+    openai_usage,
     opt_string,
     tool_call_part,
     unsupported_part,
@@ -84,18 +82,7 @@ def _decode_call(call: Any, path: tuple, profile: Mapping[str, str]) -> dict | N
 
 
 def _decode_usage(body: dict) -> Any:
-    usage = opt_object(body, "usage", (), "`usage`")
-    if usage is MISSING:
-        return MISSING
-    path = ("usage",)
-    details_in = usage.get("prompt_tokens_details")
-    details_out = usage.get("completion_tokens_details")
-    return make_usage(
-        opt_count(usage, "prompt_tokens", path),
-        opt_count(usage, "completion_tokens", path),
-        opt_count(details_in, "cached_tokens", path + ("prompt_tokens_details",)),
-        opt_count(details_out, "reasoning_tokens", path + ("completion_tokens_details",)),
-    )
+    return openai_usage(body, "prompt_tokens", "completion_tokens")
 
 
 def decode_response(payload: Any, profile: Mapping[str, str]) -> dict:

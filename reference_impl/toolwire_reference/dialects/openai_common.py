@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .._json import MISSING, expect_object
+from .._json import MISSING, expect_object, invalid
 from ..choice import invalid_choice, read_flag, refuse_or_degrade
+from ..errors import fail
 from ..model import Choice, Tool
 from ..profiles import degrading
 from ..rules import OPENAI_STRICT_FORMATS, OPENAI_STRICT_LIMITS, OPENAI_STRICT_UNSUPPORTED
@@ -113,6 +114,22 @@ def function_fields(
     if flag is not MISSING:
         out["strict"] = flag
     return out
+
+
+def function_tool(item: Any, i: int) -> dict:
+    """The ``i``-th tool object, which must be ``type: "function"``: any other named type is
+    ``tool.unsupported_type`` (hosted and custom tools), a missing or non-string type payload.invalid."""
+    obj = expect_object(item, (i,), "a tool")
+    kind = obj.get("type", MISSING)
+    if kind != "function":
+        if isinstance(kind, str):
+            raise fail(
+                "tool.unsupported_type",
+                f"a `{kind}` tool has no equivalent in other dialects",
+                (i, "type"),
+            )
+        raise invalid('a tool needs `type: "function"`', (i, "type"))
+    return obj
 
 
 # ---- tool choice -------------------------------------------------------------------------------

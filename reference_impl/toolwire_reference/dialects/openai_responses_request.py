@@ -19,7 +19,6 @@ from .. import calls
 from .. import messages as msgs
 from .._json import MISSING, expect_list, expect_object, invalid
 from ..errors import Segments, TranslationError, pointer
-from ..profiles import degrading
 from ..request import (
     Request,
     check_members,
@@ -30,10 +29,10 @@ from ..request import (
     encode_choice,
     encode_tools,
     json_schema_format,
+    open_request,
     present,
     put_settings,
 )
-from ..rules import REQUEST_IGNORABLE
 from . import openai_responses
 from .openai_chat_request import encode_format
 
@@ -64,9 +63,7 @@ _SETTINGS = {
 
 
 def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
-    body = expect_object(payload, (), "the request")
-    check_members(body, (), _KNOWN, REQUEST_IGNORABLE[NAME], profile, NAME)
-    req = Request()
+    body, req = open_request(payload, _KNOWN, profile, NAME)
     copy_settings(req, body, (), _SETTINGS, model="string", max_tokens="integer", stream="bool")
     if present(body, "instructions"):
         instructions = msgs.read_text(body["instructions"], ("instructions",), "`instructions`")
@@ -117,13 +114,7 @@ def _decode_item(builder: msgs.Builder, item: dict, path: Segments, profile) -> 
     if kind == "message":
         role = item.get("role")
         if role in ("system", "developer"):
-            if req.messages and not degrading(profile):
-                raise TranslationError(
-                    "message.invalid_role",
-                    f"a `{role}` message after the conversation started cannot be expressed (the system "
-                    "prompt comes first)",
-                    pointer(path),
-                )
+            msgs.check_late_system(req, role, path, profile)
             texts = [p["text"] for p, _ in _content(item, path, profile, role) if p["type"] == "text"]
             msgs.system_text(req, msgs.JOIN.join(texts), path)
         elif role == "user":

@@ -29,12 +29,11 @@ from .response_common import (
     envelope_seed,
     expect_value,
     has_tool_calls,
-    make_usage,
     need_list,
     need_object,
     need_string,
     now,
-    opt_count,
+    openai_usage,
     opt_object,
     opt_string,
     tool_call_part,
@@ -105,16 +104,7 @@ def _kept_item_id(item: dict, path: tuple) -> Any:
 
 
 def _decode_usage(body: dict) -> Any:
-    usage = opt_object(body, "usage", (), "`usage`")
-    if usage is MISSING:
-        return MISSING
-    path = ("usage",)
-    return make_usage(
-        opt_count(usage, "input_tokens", path),
-        opt_count(usage, "output_tokens", path),
-        opt_count(usage.get("input_tokens_details"), "cached_tokens", path + ("input_tokens_details",)),
-        opt_count(usage.get("output_tokens_details"), "reasoning_tokens", path + ("output_tokens_details",)),
-    )
+    return openai_usage(body, "input_tokens", "output_tokens")
 
 
 def decode_response(payload: Any, profile: Mapping[str, str]) -> dict:

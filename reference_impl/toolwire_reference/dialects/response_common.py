@@ -125,6 +125,24 @@ def make_usage(
     return usage
 
 
+def openai_usage(body: dict, input_key: str, output_key: str) -> Any:
+    """Canonical usage from an OpenAI ``usage`` object (MISSING when absent): ``input_key`` and
+    ``output_key`` are the two totals, their ``…_details`` objects hold ``cached_tokens`` and
+    ``reasoning_tokens`` (Chat: ``prompt_tokens``/``completion_tokens``; Responses:
+    ``input_tokens``/``output_tokens``)."""
+    usage = opt_object(body, "usage", (), "`usage`")
+    if usage is MISSING:
+        return MISSING
+    path = ("usage",)
+    details_in, details_out = f"{input_key}_details", f"{output_key}_details"
+    return make_usage(
+        opt_count(usage, input_key, path),
+        opt_count(usage, output_key, path),
+        opt_count(usage.get(details_in), "cached_tokens", path + (details_in,)),
+        opt_count(usage.get(details_out), "reasoning_tokens", path + (details_out,)),
+    )
+
+
 def usage_numbers(canonical: Mapping[str, Any]) -> dict | None:
     """The canonical usage with every member (breakdowns MISSING when absent), or None."""
     usage = canonical.get("usage")
