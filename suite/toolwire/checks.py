@@ -148,14 +148,42 @@ def judge(check: Check, answer: Answer, expected_key: str = "payload") -> CheckR
             message=f"translated where a refusal with {want.get('code')!r}{where} was expected",
             diff="output: " + json.dumps(payload, ensure_ascii=False)[:2000],
         )
-    expected = exp.get(expected_key)
+    return _judge_payload(
+        exp.get(expected_key),
+        payload,
+        wire_valid,
+        wire_errors,
+        ms,
+        schema=check.target,
+        differs="output differs from the expectation in",
+        matches="output matches the expectation but is",
+        say_valid=True,
+    )
+
+
+def _judge_payload(
+    expected: Any,
+    payload: Any,
+    wire_valid: bool | None,
+    wire_errors: list[str],
+    ms: float,
+    *,
+    schema: str,
+    differs: str,
+    matches: str,
+    say_valid: bool,
+) -> CheckResult:
+    """Compare ``payload`` with ``expected`` and fold in its validity for the ``schema`` wire schema.
+    ``differs`` opens the message of a difference ("... N places"), ``matches`` that of a match that is
+    invalid for the wire schema; ``say_valid`` adds to a difference that the output is valid."""
     diffs = compare(expected, payload)
     if diffs:
-        msg = f"output differs from the expectation in {len(diffs)} place{'s' if len(diffs) != 1 else ''}"
+        n = len(diffs)
+        msg = f"{differs} {n} place{'s' if n != 1 else ''}"
         if wire_valid is False:
-            msg += f"; it is also invalid for the {check.target} wire schema"
-        elif wire_valid:
-            msg += f" (it is valid for the {check.target} wire schema)"
+            msg += f"; it is also invalid for the {schema} wire schema"
+        elif wire_valid and say_valid:
+            msg += f" (it is valid for the {schema} wire schema)"
         return CheckResult(
             "failed",
             diff=format_diff(diffs, expected, payload),
@@ -170,8 +198,7 @@ def judge(check: Check, answer: Answer, expected_key: str = "payload") -> CheckR
             wire_valid=False,
             wire_errors=wire_errors,
             duration_ms=ms,
-            message=f"output matches the expectation but is invalid for the {check.target} wire "
-            f"schema: " + "; ".join(wire_errors[:5]),
+            message=f"{matches} invalid for the {schema} wire schema: " + "; ".join(wire_errors[:5]),
         )
     return CheckResult("passed", wire_valid=wire_valid, wire_errors=wire_errors, duration_ms=ms)
 
@@ -210,34 +237,17 @@ def judge_round_trip(check: Check, there: Answer, back: Answer | None) -> CheckR
     assert back is not None
     payload = back.payload
     wire_valid, wire_errors = _wire(check, payload, src)
-    expected = _literal(check.case.source_payload)
-    diffs = compare(expected, payload)
-    if diffs:
-        n = len(diffs)
-        msg = (
-            f"round trip {src}>{tgt}>{src} does not give the source payload back: it differs in "
-            f"{n} place{'s' if n != 1 else ''}"
-        )
-        if wire_valid is False:
-            msg += f"; it is also invalid for the {src} wire schema"
-        return CheckResult(
-            "failed",
-            diff=format_diff(diffs, expected, payload),
-            message=msg,
-            wire_valid=wire_valid,
-            wire_errors=wire_errors,
-            duration_ms=ms,
-        )
-    if wire_valid is False:
-        return CheckResult(
-            "failed",
-            wire_valid=False,
-            wire_errors=wire_errors,
-            duration_ms=ms,
-            message=f"round trip gives the source payload back, but it is invalid for the {src} wire "
-            f"schema: " + "; ".join(wire_errors[:5]),
-        )
-    return CheckResult("passed", wire_valid=wire_valid, wire_errors=wire_errors, duration_ms=ms)
+    return _judge_payload(
+        _literal(check.case.source_payload),
+        payload,
+        wire_valid,
+        wire_errors,
+        ms,
+        schema=src,
+        differs=f"round trip {src}>{tgt}>{src} does not give the source payload back: it differs in",
+        matches="round trip gives the source payload back, but it is",
+        say_valid=False,
+    )
 
 
 def run_round_trip(adapter: Adapter, check: Check, profile: dict[str, Any]) -> CheckResult:

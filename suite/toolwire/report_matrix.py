@@ -19,9 +19,10 @@ from .results import Results
 from .scoring import (
     FAILING,
     LEVELS,
-    STATUS_NA,
+    STATUS_UNCOVERED,
     Tally,
     area_key,
+    cell_text,
     load_features,
     percent,
     tally,
@@ -39,7 +40,6 @@ __all__ = [
     "render_markdown",
 ]
 
-STATUS_UNCOVERED = "—"
 STALE_TEXT = "stale: run `make reports`"
 
 
@@ -247,15 +247,6 @@ def _areas(impls: list[Implementation], features: dict[str, dict[str, Any]]) -> 
 def feature_title(matrix: Matrix, key: str) -> str | None:
     title = (matrix.features.get(key) or {}).get("title")
     return str(title) if title else None
-
-
-def cell_text(t: Tally | None) -> str:
-    """A matrix cell: status and passed/applicable, ➖ when every check was skipped, — when none ran."""
-    if t is None:
-        return STATUS_UNCOVERED
-    if t.applicable == 0:
-        return STATUS_NA
-    return f"{t.status} {t.passed}/{t.applicable}"
 
 
 def score_text(passed: int, applicable: int) -> str:

@@ -23,7 +23,9 @@ from .scoring import (
     STATUS_NA,
     STATUS_NONE,
     STATUS_SOME,
+    STATUS_UNCOVERED,
     Tally,
+    cell_text,
     load_features,
     percent,
 )
@@ -204,7 +206,6 @@ FIELD_AREAS = frozenset({"messages", "calls", "results", "responses"})
 #: feature-key prefixes of those areas, for features the vocabulary does not describe
 _FIELD_PREFIXES = frozenset({"messages", "request", "calls", "results", "ids", "response"})
 DIALECT_ORDER: tuple[str, ...] = ("canonical", "openai-chat", "openai-responses", "anthropic", "gemini")
-STATUS_UNCOVERED = "—"
 
 
 def _dialect_key(name: str) -> tuple[int, str]:
@@ -216,14 +217,6 @@ def _is_field(key: str, features: dict[str, dict[str, Any]]) -> bool:
     if isinstance(area, str):
         return area in FIELD_AREAS
     return key.split(".", 1)[0] in _FIELD_PREFIXES
-
-
-def _coverage_cell(tally: Tally | None) -> str:
-    if tally is None:
-        return STATUS_UNCOVERED
-    if tally.applicable == 0:
-        return STATUS_NA
-    return f"{tally.status} {tally.passed}/{tally.applicable}"
 
 
 def _field_coverage(results: ResultsLike, features: dict[str, dict[str, Any]]) -> list[str]:
@@ -275,7 +268,7 @@ def _field_coverage(results: ResultsLike, features: dict[str, dict[str, Any]]) -
             for key in keys:
                 name = (features.get(key) or {}).get("title")
                 label = f"{_cell(name)} ({_code(key)})" if name else _code(key)
-                row = [_coverage_cell(cells.get((source, t), {}).get(key)) for t in targets]
+                row = [cell_text(cells.get((source, t), {}).get(key)) for t in targets]
                 body.append(f"| {label} | " + " | ".join(row) + " |")
             support = []
             for target in targets:

@@ -44,6 +44,8 @@ PASSING = frozenset({"passed", "xpassed"})
 FAILING = frozenset({"failed", "errored"})
 
 STATUS_ALL, STATUS_SOME, STATUS_NONE, STATUS_NA = "✅", "⚠️", "❌", "➖"
+#: a cell no check covers
+STATUS_UNCOVERED = "—"
 
 
 def percent(passed: int, applicable: int) -> str:
@@ -95,6 +97,15 @@ class Tally:
         if self.passed == self.applicable:
             return STATUS_ALL
         return STATUS_NONE if self.passed == 0 else STATUS_SOME
+
+
+def cell_text(t: Tally | None) -> str:
+    """A matrix cell: status and passed/applicable, ➖ when every check was skipped, — when none ran."""
+    if t is None:
+        return STATUS_UNCOVERED
+    if t.applicable == 0:
+        return STATUS_NA
+    return f"{t.status} {t.passed}/{t.applicable}"
 
 
 def tally(checks: Iterable[dict[str, Any]]) -> Tally:

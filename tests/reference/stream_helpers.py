@@ -8,67 +8,16 @@ members a stream legitimately cannot reproduce (see corpus/RULES.md "Streams").
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 from typing import Any
 
+import stream_captures
 from toolwire.streams.accumulate import accumulate
-from toolwire.streams.payload import events_from_jsonl, split_streams
-from toolwire.streams.sse import events_from_sse
 from toolwire_reference.profiles import resolve_profile
 from toolwire_reference.translate import codec
 
 DIALECTS = ("canonical", "openai-chat", "openai-responses", "anthropic", "gemini")
-CAPTURES = Path(
-    os.environ.get("TOOLWIRE_REAL_CAPTURES", Path(__file__).resolve().parents[3] / "shared" / "real-captures")
-)
-FILES = {
-    "openai-chat": [
-        "08_stream_single_tool_call_strict.sse",
-        "09_stream_parallel_tool_calls.sse",
-        "10_stream_non_strict_tool_call.sse",
-        "11_stream_tool_call_2026.response.sse",
-        "12_stream_followup_after_tool.response.sse",
-    ],
-    "anthropic": [
-        "11_stream_tool_use.response.sse",
-        "12_stream_followup_after_tool_result.response.sse",
-        "13_stream_text_then_tool_use.sse",
-        "14_stream_tool_use_datalines.chunks.jsonl",
-        "15_stream_text_then_tool_use_no_args.chunks.jsonl",
-    ],
-    "gemini": [
-        "09_stream_function_call.response.sse",
-        "10_stream_followup_after_functionResponse.response.sse",
-        "12_stream_function_call_gemini3.chunks.jsonl",
-        "13_stream_vertex_partialArgs.chunks.jsonl",
-    ],
-    "openai-responses": [
-        "09_stream_function_call_2025-03.response.sse",
-        "10_stream_followup_2025-03.response.sse",
-        "14_stream_reasoning_then_function_call_2025-09.response.sse",
-        "11_stream_reasoning_then_function_call_2025-12.chunks.jsonl",
-        "12_stream_function_call_azure_2026-02.chunks.jsonl",
-    ],
-}
-
-
-def capture_streams() -> list[tuple[str, str, list]]:
-    """(label, dialect, events) for every recorded stream; back-to-back recordings are split."""
-    out = []
-    if not CAPTURES.is_dir():
-        return out
-    for dialect, names in FILES.items():
-        for name in names:
-            path = CAPTURES / dialect / name
-            if name.endswith(".sse"):
-                events = events_from_sse(path.read_bytes())
-            else:
-                events = events_from_jsonl(path.read_text(encoding="utf-8"), dialect)
-            parts = split_streams(events, dialect)
-            for k, part in enumerate(parts):
-                out.append((f"{dialect}/{name}" + (f"#{k}" if len(parts) > 1 else ""), dialect, part))
-    return out
+# The real streams: the loader the harness's stream tests use too (tests/support/stream_captures.py).
+capture_streams = stream_captures.streams
 
 
 def expected(events: list, source: str, target: str, profile: dict | None = None) -> Any:

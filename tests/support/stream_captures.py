@@ -1,4 +1,5 @@
-"""The real streams of ../shared/real-captures as (name, dialect, events) triples."""
+"""The real streams of ../shared/real-captures as (name, dialect, events) triples: the one loader the
+stream tests (tests/streams) and the reference's stream tests (tests/reference) share."""
 
 from __future__ import annotations
 
