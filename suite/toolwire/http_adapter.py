@@ -55,17 +55,11 @@ import tomllib
 from typing import Any
 
 from .adapters import Adapter, AdapterError
+from .endpoints import DIALECT_PATHS, PROVIDER_DIALECTS
 from .protocol import TranslationRefusal
 
 __all__ = ["HttpAdapter", "LoopThread", "MockUpstream", "load_config"]
 
-PROVIDER_DIALECTS = ("openai-chat", "openai-responses", "anthropic", "gemini")
-CLIENT_PATHS = {
-    "openai-chat": "/v1/chat/completions",
-    "openai-responses": "/v1/responses",
-    "anthropic": "/v1/messages",
-    "gemini": "/v1beta/models/{model}:generateContent",
-}
 MODEL = "toolwire-model"
 _GEMINI_PATH = re.compile(r"^/v1beta/models/([^/:]+):(generateContent|streamGenerateContent)$")
 
@@ -224,8 +218,8 @@ class MockUpstream:
             if stream and query.get("alt") != "sse":
                 return "the proxy asked the gemini upstream for a stream without ?alt=sse"
             return None
-        if path != CLIENT_PATHS[self.dialect]:
-            want = CLIENT_PATHS[self.dialect]
+        if path != DIALECT_PATHS[self.dialect]:
+            want = DIALECT_PATHS[self.dialect]
             return f"the proxy sent POST {path} to the {self.dialect} upstream; expected {want}"
         return None
 
@@ -437,7 +431,7 @@ class HttpAdapter(Adapter):
 
     # -- one exchange ------------------------------------------------------------------------------------
     def _endpoint(self, stream: bool) -> str:
-        path = str(self.cfg.get("client_endpoint") or CLIENT_PATHS[self.client]).replace("{model}", MODEL)
+        path = str(self.cfg.get("client_endpoint") or DIALECT_PATHS[self.client]).replace("{model}", MODEL)
         if stream and self.client == "gemini":
             path = path.replace(":generateContent", ":streamGenerateContent") + "?alt=sse"
         return path

@@ -39,6 +39,8 @@ from toolwire_reference.profiles import resolve_profile
 from toolwire_reference.streams import StreamTranscoder
 from toolwire_reference.streams.sse import format_event, read_sse
 
+from .endpoints import DIALECT_PATHS, PROVIDER_DIALECTS
+
 __all__ = [
     "DIALECT_PATHS",
     "PROVIDER_DIALECTS",
@@ -52,14 +54,6 @@ __all__ = [
 
 log = logging.getLogger("toolwire.serve")
 
-PROVIDER_DIALECTS = ("openai-chat", "openai-responses", "anthropic", "gemini")
-#: the client-facing path of each dialect (Gemini: the model and the method are in the path)
-DIALECT_PATHS = {
-    "openai-chat": "/v1/chat/completions",
-    "openai-responses": "/v1/responses",
-    "anthropic": "/v1/messages",
-    "gemini": "/v1beta/models/{model}:generateContent",
-}
 GEMINI_PREFIX = "/v1beta/models/"
 ANTHROPIC_VERSION = "2023-06-01"
 
