@@ -7,13 +7,16 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import wire
+from . import equivalence, wire
 from .adapters import Adapter, Answer, describe_crash
 from .corpus import Check, resolve_profile
 from .matchers import compare, format_diff
 
 __all__ = [
     "OUTCOMES",
+    "READ_BY_CLIENTS",
+    "WireVerdict",
+    "comparable",
     "CheckResult",
     "applicable",
     "judge",
@@ -85,14 +88,68 @@ def applicable(
     return None
 
 
-def _wire(check: Check, payload: Any, dialect: str | None = None) -> tuple[bool | None, list[str]]:
+#: kinds a client reads: members unknown to the wire schema, and empty ones, are tolerated there
+READ_BY_CLIENTS = frozenset({"response", "stream"})
+
+
+@dataclass
+class WireVerdict:
+    """An output ready to judge: its wire validity and the members a client tolerates in it."""
+
+    wire_valid: bool | None
+    wire_errors: list[str]
+    #: pointers of members unknown to the wire schema, for an output a client reads (else None: strict)
+    extensions: set[str] | None = None
+    #: every member name the wire schema declares (a member named otherwise is a vendor extension)
+    declared: frozenset[str] = frozenset()
+
+    def tolerate(self, pointer: str, value: Any) -> bool:
+        """A member the expectation does not name that a client reading the output ignores: an empty one
+        (null, "", 0, false, or only such members: a counter at zero reads like no counter), or a vendor
+        extension (a name the wire schema does not declare, or a member its schema rejects as unknown)."""
+        if _empty(value) or pointer in (self.extensions or ()):
+            return True
+        name = pointer.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+        return bool(self.declared) and name not in self.declared
+
+
+def _empty(value: Any) -> bool:
+    if isinstance(value, dict):
+        return all(_empty(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_empty(v) for v in value)
+    return value is None or value is False or value == "" or (type(value) in (int, float) and value == 0)
+
+
+def _wire(check: Check, payload: Any, dialect: str | None = None) -> WireVerdict:
+    dialect = dialect or check.target
     try:
-        errors = wire.validate(dialect or check.target, check.kind, payload, schemas=check.schemas_root)
+        if check.kind in READ_BY_CLIENTS:
+            found = wire.validate_tolerant(dialect, check.kind, payload, schemas=check.schemas_root)
+            if found is None:
+                return WireVerdict(None, [])
+            declared = wire.declared_names(dialect, check.kind, schemas=check.schemas_root)
+            return WireVerdict(not found[0], found[0], found[1], declared)
+        errors = wire.validate(dialect, check.kind, payload, schemas=check.schemas_root)
     except Exception as exc:  # a broken schema must not be blamed on the implementation
-        return None, [f"wire schema unusable: {exc}"]
+        return WireVerdict(None, [f"wire schema unusable: {exc}"])
     if errors is None:
-        return None, []
-    return not errors, errors
+        return WireVerdict(None, [])
+    return WireVerdict(not errors, errors)
+
+
+def comparable(
+    check: Check, expected: Any, actual: Any, dialect: str | None = None, kind: str | None = None
+) -> tuple[Any, Any]:
+    """Expectation and output in one spelling of ``dialect`` (the target by default), the expectation
+    lenient outside the check's scope (corpus/INTERPRETING.md "Equivalent spellings"). ``kind``: that of
+    the payloads compared (a stream's accumulated body is a ``response``; its events a ``stream``)."""
+    descriptor = check.dialects.get(dialect or check.target)
+    kind = kind or ("response" if check.kind == "stream" else check.kind)
+    expected = equivalence.normalize(descriptor, kind, expected)
+    return equivalence.scoped(descriptor, kind, check.features, expected), equivalence.normalize(
+        descriptor, kind, actual
+    )
 
 
 def _path_of(error: dict[str, Any]) -> str:
@@ -136,23 +193,23 @@ def judge(check: Check, answer: Answer, expected_key: str = "payload") -> CheckR
         )
     # a payload
     payload = answer.payload
-    wire_valid, wire_errors = _wire(check, payload)
+    output = _wire(check, payload)
     if "error" in exp:
         want = exp["error"] or {}
         where = f" at {want['path']}" if want.get("path") is not None else ""
         return CheckResult(
             "failed",
-            wire_valid=wire_valid,
-            wire_errors=wire_errors,
+            wire_valid=output.wire_valid,
+            wire_errors=output.wire_errors,
             duration_ms=ms,
             message=f"translated where a refusal with {want.get('code')!r}{where} was expected",
             diff="output: " + json.dumps(payload, ensure_ascii=False)[:2000],
         )
+    expected, actual = comparable(check, exp.get(expected_key), payload)
     return _judge_payload(
-        exp.get(expected_key),
-        payload,
-        wire_valid,
-        wire_errors,
+        expected,
+        actual,
+        output,
         ms,
         schema=check.target,
         differs="output differs from the expectation in",
@@ -164,8 +221,7 @@ def judge(check: Check, answer: Answer, expected_key: str = "payload") -> CheckR
 def _judge_payload(
     expected: Any,
     payload: Any,
-    wire_valid: bool | None,
-    wire_errors: list[str],
+    output: WireVerdict,
     ms: float,
     *,
     schema: str,
@@ -176,7 +232,8 @@ def _judge_payload(
     """Compare ``payload`` with ``expected`` and fold in its validity for the ``schema`` wire schema.
     ``differs`` opens the message of a difference ("... N places"), ``matches`` that of a match that is
     invalid for the wire schema; ``say_valid`` adds to a difference that the output is valid."""
-    diffs = compare(expected, payload)
+    wire_valid, wire_errors = output.wire_valid, output.wire_errors
+    diffs = compare(expected, payload, output.tolerate if output.extensions is not None else None)
     if diffs:
         n = len(diffs)
         msg = f"{differs} {n} place{'s' if n != 1 else ''}"
@@ -235,13 +292,11 @@ def judge_round_trip(check: Check, there: Answer, back: Answer | None) -> CheckR
                 f"with {actual.get('code')!r} at {_path_of(actual)} ({actual.get('message')})",
             )
     assert back is not None
-    payload = back.payload
-    wire_valid, wire_errors = _wire(check, payload, src)
+    expected, actual = comparable(check, _literal(check.case.source_payload), back.payload, src)
     return _judge_payload(
-        _literal(check.case.source_payload),
-        payload,
-        wire_valid,
-        wire_errors,
+        expected,
+        actual,
+        _wire(check, back.payload, src),
         ms,
         schema=src,
         differs=f"round trip {src}>{tgt}>{src} does not give the source payload back: it differs in",

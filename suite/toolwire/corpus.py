@@ -99,6 +99,8 @@ class Check:
     round_trip: bool = False
     #: a variant of a stream check (``rechunk=<strategy>`` or ``incremental``, toolwire.streams.judge)
     variant: str | None = None
+    #: the corpus's dialect descriptors by name (their equivalences and judged scope, toolwire.equivalence)
+    dialects: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
 
 
 def check_id(
@@ -186,6 +188,7 @@ class Corpus:
                         index=i,
                         round_trip=trip,
                         variant=variant,
+                        dialects=self.dialects,
                     )
                     for trip, variant in trips
                 )

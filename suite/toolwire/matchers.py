@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,9 +82,13 @@ def _has_type(value: Any, name: str) -> bool:
     return _json_type(value) == name
 
 
+Tolerate = Callable[[str, Any], bool]
+
+
 class _Comparer:
-    def __init__(self) -> None:
+    def __init__(self, tolerate: Tolerate | None = None) -> None:
         self.captures: dict[str, str] = {}
+        self.tolerate = tolerate
 
     # -- entry points -------------------------------------------------------------------------------
     def compare(self, expected: Any, actual: Any, path: str) -> list[Difference]:
@@ -131,6 +136,8 @@ class _Comparer:
         for key in actual:
             if key not in expected:
                 sub = path + "/" + _escape(key)
+                if self.tolerate is not None and self.tolerate(sub, actual[key]):
+                    continue
                 diffs.append(Difference(sub, f"unexpected key {key!r}, value {_show(actual[key])}"))
         return diffs
 
@@ -377,12 +384,13 @@ def _describe(expected: Any) -> str:
     return _show(expected)
 
 
-def compare(expected: Any, actual: Any) -> list[Difference]:
+def compare(expected: Any, actual: Any, tolerate: Tolerate | None = None) -> list[Difference]:
     """Every difference between an expected payload (with matchers) and an output; empty when they match.
 
-    ``$id`` captures are shared across the whole comparison (one check).
+    ``$id`` captures are shared across the whole comparison (one check). ``tolerate(pointer, value)``, when
+    given, says which members the output may have that the expectation does not name.
     """
-    return _Comparer().compare(expected, actual, "")
+    return _Comparer(tolerate).compare(expected, actual, "")
 
 
 def _get(doc: Any, path: str) -> tuple[bool, Any]:
@@ -435,10 +443,10 @@ _SAMPLES: dict[str, Any] = {
 def instantiate(expected: Any) -> tuple[Any, set[str]]:
     """A concrete value for an expected payload, and the JSON Pointers of places whose value is unknown.
 
-    ``$json`` → the JSON text of the instantiated inner value, ``$id`` → prefix + "x1", ``$type`` → a value of
-    that type, ``$unordered`` → the list, ``$literal`` → its content, ``$optional`` → its value (present),
-``$absent`` members removed. Unknown
-    (errors at or under these pointers should be ignored): ``$any``, ``$regex``, ``$oneOf`` and ``$type``.
+    ``$json`` → the JSON text of the instantiated inner value, ``$id`` → prefix + "x1", ``$type`` → a value
+    of that type, ``$unordered`` → the list, ``$literal`` → its content, ``$optional`` → its value
+    (present), ``$absent`` members removed. Unknown (errors at or under these pointers should be ignored):
+    ``$any``, ``$regex``, ``$oneOf`` and ``$type``.
     """
     unknown: set[str] = set()
 

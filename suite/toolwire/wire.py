@@ -7,6 +7,7 @@ Schemas reference each other by ``$id`` (``https://toolwire.dev/schemas/<relativ
 from __future__ import annotations
 
 import json
+import re
 import threading
 from functools import lru_cache
 from pathlib import Path
@@ -14,7 +15,15 @@ from typing import Any
 
 from . import paths
 
-__all__ = ["BASE_URI", "SchemaError", "schema_path", "validate", "validate_file"]
+__all__ = [
+    "BASE_URI",
+    "SchemaError",
+    "declared_names",
+    "schema_path",
+    "validate",
+    "validate_file",
+    "validate_tolerant",
+]
 
 BASE_URI = "https://toolwire.dev/schemas/"
 _MAX_ERRORS = 20
@@ -87,11 +96,48 @@ def _pointer(parts: Any) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
-def _messages(validator: Any, instance: Any) -> list[str]:
+def _extensions(error: Any) -> list[str] | None:
+    """When ``error`` is only about what a client ignores (members the schema does not know, a null
+    member), the pointers of the unknown members; else None. A ``oneOf``/``anyOf`` error counts when one
+    of its branches fails only that way."""
+    if error.validator == "type" and error.instance is None:
+        return []
+    if error.validator == "additionalProperties" and error.validator_value is False:
+        known = error.schema.get("properties", {})
+        patterns = list(error.schema.get("patternProperties", {}))
+        base = _pointer(error.absolute_path)
+        return [
+            f"{base}/{_pointer([key])[1:]}"
+            for key in error.instance
+            if key not in known and not any(re.search(p, key) for p in patterns)
+        ]
+    if error.validator in ("oneOf", "anyOf") and error.context:
+        branches: dict[Any, list[Any]] = {}
+        for sub in error.context:
+            branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+        for subs in branches.values():
+            found = [_extensions(sub) for sub in subs]
+            if all(f is not None for f in found):
+                return [p for f in found for p in f or ()]
+    return None
+
+
+def _messages(validator: Any, instance: Any, extensions: set[str] | None = None) -> list[str]:
+    """Error lines; with ``extensions``, errors about unknown members are left out and their pointers
+    added to it instead."""
     out: list[str] = []
     errors = sorted(
         validator.iter_errors(instance), key=lambda e: (list(map(str, e.absolute_path)), e.message)
     )
+    if extensions is not None:
+        kept = []
+        for err in errors:
+            found = _extensions(err)
+            if found is None:
+                kept.append(err)
+            else:
+                extensions.update(found)
+        errors = kept
     for err in errors[:_MAX_ERRORS]:
         message = err.message if len(err.message) <= 300 else err.message[:299] + "…"
         out.append(f"{_pointer(err.absolute_path) or '/'}: {message}")
@@ -109,6 +155,54 @@ def validate(dialect: str, kind: str, payload: Any, schemas: Path | None = None)
     with _lock:
         validator = _validator(root, path.relative_to(root).as_posix())
     return _messages(validator, payload)
+
+
+def validate_tolerant(
+    dialect: str, kind: str, payload: Any, schemas: Path | None = None
+) -> tuple[list[str], set[str]] | None:
+    """Like :func:`validate`, for what a client reads (responses, stream events): members the schema does
+    not know (vendor extensions, fields newer than the schema) and null members are not errors; the
+    unknown members' pointers come back as the second item. None when no schema exists."""
+    root = _root(schemas).resolve()
+    path = schema_path(dialect, kind, root)
+    if not path.is_file():
+        return None
+    extensions: set[str] = set()
+    with _lock:
+        validator = _validator(root, path.relative_to(root).as_posix())
+    return _messages(validator, payload, extensions), extensions
+
+
+def declared_names(dialect: str, kind: str, schemas: Path | None = None) -> frozenset[str]:
+    """Every member name the (dialect, kind) wire schema declares somewhere (``properties`` keys, in it and
+    in the schemas of its directory it refers to): a member named otherwise is a vendor extension."""
+    root = _root(schemas).resolve()
+    return _declared(root, schema_path(dialect, kind, root).relative_to(root).as_posix())
+
+
+@lru_cache(maxsize=64)
+def _declared(root: Path, rel: str) -> frozenset[str]:
+    names: set[str] = set()
+    seen: set[Path] = set()
+    todo = [root / rel]
+    while todo:
+        path = todo.pop()
+        if path in seen or not path.is_file():
+            continue
+        seen.add(path)
+        stack = [json.loads(path.read_bytes())]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                if isinstance(node.get("properties"), dict):
+                    names.update(node["properties"])
+                ref = node.get("$ref")
+                if isinstance(ref, str) and not ref.startswith(("#", "http")):
+                    todo.append(path.parent / ref.split("#")[0])
+                stack.extend(node.values())
+            elif isinstance(node, list):
+                stack.extend(node)
+    return frozenset(names)
 
 
 def validate_file(schema_relpath: str, instance: Any, schemas: Path | None = None) -> list[str]:

@@ -49,8 +49,22 @@ def _wire_errors(check: Any, events: list[Any]) -> list[str] | None:
     return stream_wire_errors(check.target, events, schemas=check.schemas_root)
 
 
+def _tolerated(check: Any, accumulated: Any) -> Any:
+    """What a client ignores in an accumulated body: empty members and those the target's ``response``
+    schema does not know (as for the ``response`` kind, ``toolwire.checks``)."""
+    from .. import wire
+    from ..checks import WireVerdict
+
+    found = wire.validate_tolerant(check.target, "response", accumulated, schemas=check.schemas_root)
+    if found is None:
+        return WireVerdict(None, [], set()).tolerate
+    declared = wire.declared_names(check.target, "response", schemas=check.schemas_root)
+    return WireVerdict(None, [], found[1], declared).tolerate
+
+
 def _judge_output(check: Any, output: Any, ms: float, *, compare_events: bool, label: str = "") -> Any:
-    from ..checks import CheckResult
+    from .. import wire
+    from ..checks import CheckResult, WireVerdict, comparable
     from ..matchers import compare, format_diff
 
     exp = check.expectation
@@ -76,17 +90,20 @@ def _judge_output(check: Any, output: Any, ms: float, *, compare_events: bool, l
         problems.append(f"the output does not accumulate ({exc.code}): {exc}")
     else:
         if "accumulated" in exp:
-            found = compare(exp["accumulated"], accumulated)
+            expected, actual = comparable(check, exp["accumulated"], accumulated)
+            found = compare(expected, actual, _tolerated(check, accumulated))
             if found:
                 problems.append(
                     f"the accumulated output differs from the expectation in {len(found)} place(s)"
                 )
-                diffs.append("accumulated:\n" + format_diff(found, exp["accumulated"], accumulated))
+                diffs.append("accumulated:\n" + format_diff(found, expected, actual))
     if compare_events and "events" in exp:
-        found = compare(exp["events"], output)
+        expected, actual = comparable(check, exp["events"], output, kind="stream")
+        declared = wire.declared_names(check.target, "stream", schemas=check.schemas_root)
+        found = compare(expected, actual, WireVerdict(None, [], set(), declared).tolerate)
         if found:
             problems.append(f"the output events differ from the expected events in {len(found)} place(s)")
-            diffs.append("events:\n" + format_diff(found, exp["events"], output))
+            diffs.append("events:\n" + format_diff(found, expected, actual))
     if problems:
         extra = ""
         if wire_errors:

@@ -17,7 +17,8 @@ MAX_ERRORS = 20
 def stream_wire_errors(dialect: str, payload: Any, schemas: Path | None = None) -> list[str] | None:
     """``"<json pointer>: <message>"`` for every invalid event member (pointers into the event list:
     ``/3/data/delta/type``); [] when valid; None when the dialect has no stream schema. A payload may be a
-    list of events or ``{"sse": text}`` (then the pointers index the parsed events)."""
+    list of events or ``{"sse": text}`` (then the pointers index the parsed events). Members the schema
+does not know are not errors: clients ignore them (``toolwire.checks.READ_BY_CLIENTS``)."""
     from .. import wire
 
     if wire.validate(dialect, "stream", {}, schemas=schemas) is None:
@@ -33,7 +34,8 @@ def stream_wire_errors(dialect: str, payload: Any, schemas: Path | None = None) 
             continue
         if "event" in event and not isinstance(event["event"], str):
             errors.append(f"/{i}/event: the event name must be a string")
-        for error in wire.validate(dialect, "stream", event["data"], schemas=schemas) or ():
+        found = wire.validate_tolerant(dialect, "stream", event["data"], schemas=schemas)
+        for error in found[0] if found else ():
             pointer, _, message = error.partition(": ")
             errors.append(f"/{i}/data{'' if pointer == '/' else pointer}: {message}")
         if len(errors) >= MAX_ERRORS:

@@ -1,0 +1,216 @@
+"""Equivalent spellings and the judged scope (``corpus/INTERPRETING.md``, "Equivalent spellings").
+
+A provider reads some outputs that differ as JSON as the same thing: Gemini's snake_case and camelCase
+member names, Anthropic's string ``content`` and a list of one text block, a member set to its documented
+default and the member left out. Each dialect descriptor lists these equivalences (``equivalent``), and
+:func:`normalize` brings an expectation and an output to one spelling before they are compared, so a
+translator is never failed for a spelling the provider accepts.
+
+A check judges what its case is about: response members that belong to a feature the case does not list
+(the response id, usage counts; the descriptor's ``judged``) are compared leniently by :func:`scoped`.
+
+Rules (members are addressed by pointer patterns: ``*`` is one key or index, ``**`` any number):
+
+- ``default`` ``{at, value}`` (or ``values``): a member at ``at`` whose value equals ``value`` (one of
+  ``values``) is the same as no member; an expectation there that accepts that value accepts no member;
+- ``text-shorthand`` ``{at, types}``: at ``at``, an array of exactly one ``{"type": T, "text": s}`` with
+  ``T`` in ``types`` is the same as the string ``s``;
+- ``rename`` ``{at, to, unless?}``: the member at ``at`` is the same as the member ``to`` of the same
+  object (when that one is absent), unless the root member ``unless.at`` matches ``unless.pattern``;
+- ``camel-case`` ``{names}``: a member name in snake_case is the same as its lowerCamelCase form, except
+  the member names of objects held by a member named in ``names`` (maps of user-chosen names);
+- ``lower-case`` ``{at}``: a string at ``at`` is compared without regard to case.
+
+Values under the descriptor's ``opaque`` patterns (tool arguments, tool results, JSON Schemas carried as
+they are) are user data and never rewritten. Matcher objects (``{"$type": …}``) are left as they are.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Any
+
+from .matchers import compare, is_matcher
+
+__all__ = ["normalize", "scoped", "RULES"]
+
+RULES = ("default", "text-shorthand", "rename", "camel-case", "lower-case")
+
+Pattern = tuple[str, ...]
+_SNAKE = re.compile(r"_([a-z0-9])")
+
+
+def _patterns(at: str | list[str]) -> list[Pattern]:
+    return [_compile(p) for p in ([at] if isinstance(at, str) else at)]
+
+
+@lru_cache(maxsize=1024)
+def _compile(pointer: str) -> Pattern:
+    return tuple(t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:])
+
+
+@lru_cache(maxsize=65536)
+def _matches(pattern: Pattern, path: tuple[str, ...]) -> bool:
+    if not pattern:
+        return not path
+    head, rest = pattern[0], pattern[1:]
+    if head == "**":
+        return any(_matches(rest, path[i:]) for i in range(len(path) + 1))
+    return bool(path) and (head == "*" or head == path[0]) and _matches(rest, path[1:])
+
+
+def _any(patterns: Iterable[Pattern], path: tuple[str, ...]) -> bool:
+    return any(_matches(p, path) for p in patterns)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """JSON equality for rule values (booleans are never numbers)."""
+    return type(a) is type(b) and a == b if isinstance(a, bool) or isinstance(b, bool) else a == b
+
+
+def _camel(name: str) -> str:
+    if "_" not in name or name.startswith("_") or name != name.lower():
+        return name
+    return _SNAKE.sub(lambda m: m.group(1).upper(), name)
+
+
+class _Rewriter:
+    """Apply one dialect's equivalence rules for one kind to a payload (a new value; the input is kept)."""
+
+    def __init__(self, descriptor: dict[str, Any], kind: str) -> None:
+        block = descriptor.get("equivalent") or {}
+        self.opaque = _patterns(block.get("opaque", []))
+        self.rules = [r for r in block.get("rules", []) if kind in r.get("kinds", [kind])]
+        self.root: Any = None
+
+    def run(self, payload: Any) -> Any:
+        self.root = payload
+        for rule in self.rules:
+            if rule["rule"] == "camel-case":
+                payload = self._camel(payload, (), frozenset(rule.get("names", [])), in_names=False)
+        others = [r for r in self.rules if r["rule"] != "camel-case"]
+        if others:
+            self.root = payload
+            payload = self._walk(payload, (), others)
+        return payload
+
+    # camel-case renames member names, so it runs alone, first: the other rules' patterns use the
+    # camelCase names
+    def _camel(self, node: Any, path: tuple[str, ...], names: frozenset[str], *, in_names: bool) -> Any:
+        if is_matcher(node) or _any(self.opaque, path):
+            return node
+        if isinstance(node, list):
+            return [self._camel(v, (*path, str(i)), names, in_names=False) for i, v in enumerate(node)]
+        if not isinstance(node, dict):
+            return node
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            name = key if in_names else _camel(key)
+            if name in out:  # both spellings at once: keep them apart, the comparison shows it
+                name = key
+            out[name] = self._camel(value, (*path, name), names, in_names=name in names and not in_names)
+        return out
+
+    def _walk(self, node: Any, path: tuple[str, ...], rules: list[dict[str, Any]]) -> Any:
+        if is_matcher(node) or (path and _any(self.opaque, path)):
+            return node
+        if isinstance(node, list):
+            node = [self._walk(v, (*path, str(i)), rules) for i, v in enumerate(node)]
+        elif isinstance(node, dict):
+            out: dict[str, Any] = {}
+            for key, value in node.items():
+                sub = (*path, key)
+                value = self._walk(value, sub, rules)
+                defaults = self._defaults(sub, rules)
+                if any(_same(value, d) for d in defaults):
+                    continue
+                if is_matcher(value) and any(not compare(value, d) for d in defaults):
+                    value = {"$optional": value}  # an expectation that accepts the default accepts none
+                out[self._renamed(node, key, sub, rules)] = value
+            node = out
+        return self._value(node, path, rules) if path else node
+
+    def _defaults(self, path: tuple[str, ...], rules: list[dict[str, Any]]) -> list[Any]:
+        """The values that make the member at ``path`` the same as no member."""
+        found: list[Any] = []
+        for r in rules:
+            if r["rule"] == "default" and _any(_patterns(r["at"]), path):
+                found.extend(r["values"] if "values" in r else [r["value"]])
+        return found
+
+    def _renamed(
+        self, obj: dict[str, Any], key: str, path: tuple[str, ...], rules: list[dict[str, Any]]
+    ) -> str:
+        for r in rules:
+            if r["rule"] != "rename" or r["to"] in obj or not _any(_patterns(r["at"]), path):
+                continue
+            unless = r.get("unless")
+            if unless:
+                found = self.root.get(unless["at"].lstrip("/")) if isinstance(self.root, dict) else None
+                if isinstance(found, str) and re.search(unless["pattern"], found):
+                    continue
+            return str(r["to"])
+        return key
+
+    def _value(self, node: Any, path: tuple[str, ...], rules: list[dict[str, Any]]) -> Any:
+        for r in rules:
+            if r["rule"] == "text-shorthand" and isinstance(node, list) and len(node) == 1:
+                block = node[0]
+                if (
+                    isinstance(block, dict)
+                    and set(block) == {"type", "text"}
+                    and block["type"] in r["types"]
+                    and isinstance(block["text"], str)
+                    and _any(_patterns(r["at"]), path)
+                ):
+                    return block["text"]
+            elif r["rule"] == "lower-case" and isinstance(node, str) and _any(_patterns(r["at"]), path):
+                return node.lower()
+        return node
+
+
+def normalize(descriptor: dict[str, Any] | None, kind: str, payload: Any) -> Any:
+    """``payload`` in the one spelling ``descriptor`` (a dialect's) chooses for ``kind``; a new value."""
+    if not descriptor or not (descriptor.get("equivalent") or {}).get("rules"):
+        return payload
+    return _Rewriter(descriptor, kind).run(payload)
+
+
+_LENIENT = {"$optional": {"$any": True}}
+
+
+def scoped(descriptor: dict[str, Any] | None, kind: str, features: Iterable[str], expected: Any) -> Any:
+    """``expected`` with the members outside the check's scope made lenient (any value, or none): those
+    the descriptor's ``judged`` entries tie to features the check does not list."""
+    if not descriptor or not isinstance(expected, dict | list):
+        return expected
+    listed = set(features)
+    out = expected
+    for entry in descriptor.get("judged", []):
+        if kind not in entry.get("kinds", [kind]) or listed.intersection(entry["features"]):
+            continue
+        for pattern in _patterns(entry["at"]):
+            out = _loosen(out, pattern)
+    return out
+
+
+def _loosen(node: Any, pattern: Pattern) -> Any:
+    """A copy of ``node`` with every member matched by ``pattern`` (no ``**``) set to the lenient matcher."""
+    if not pattern or is_matcher(node):
+        return node
+    head, rest = pattern[0], pattern[1:]
+    if isinstance(node, dict):
+        keys = [k for k in node if head in ("*", k)]
+        if not keys:
+            return node
+        out = dict(node)
+        for k in keys:
+            out[k] = _LENIENT if not rest else _loosen(node[k], rest)
+        return out
+    if isinstance(node, list) and not rest:
+        return node
+    if isinstance(node, list):
+        return [_loosen(v, rest) if head in ("*", str(i)) else v for i, v in enumerate(node)]
+    return node

@@ -1,0 +1,315 @@
+"""Equivalent spellings and the judged scope (toolwire.equivalence, INTERPRETING.md "Equivalent spellings"),
+with the bundled dialect descriptors, and how a check uses them."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from toolwire import wire
+from toolwire.adapters import Answer
+from toolwire.checks import judge
+from toolwire.corpus import load_corpus
+from toolwire.equivalence import normalize, scoped
+from toolwire.matchers import compare
+
+
+@pytest.fixture(scope="module")
+def corpus() -> Any:
+    return load_corpus()
+
+
+@pytest.fixture(scope="module")
+def dialects(corpus: Any) -> dict[str, dict[str, Any]]:
+    return corpus.dialects
+
+
+def one_text(text: str, **extra: Any) -> list[dict[str, Any]]:
+    return [{"type": "text", "text": text, **extra}]
+
+
+# -- rules ------------------------------------------------------------------------------------------------
+
+
+def test_anthropic_string_content_is_one_text_block(dialects: dict[str, Any]) -> None:
+    anthropic = dialects["anthropic"]
+    blocks = {
+        "system": one_text("Be brief."),
+        "messages": [
+            {"role": "user", "content": one_text("Hi")},
+            {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": "t", "content": one_text("22C")}],
+            },
+        ],
+    }
+    strings = {
+        "system": "Be brief.",
+        "messages": [
+            {"role": "user", "content": "Hi"},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": "22C"}]},
+        ],
+    }
+    assert normalize(anthropic, "request", blocks) == strings
+    assert normalize(anthropic, "request", strings) == strings
+    # a block with more than type and text, or two blocks, are not the shorthand
+    cached = {"messages": [{"role": "user", "content": one_text("Hi", cache_control={"type": "ephemeral"})}]}
+    assert normalize(anthropic, "request", cached) == cached
+    two = {"messages": [{"role": "user", "content": one_text("a") + one_text("b")}]}
+    assert normalize(anthropic, "request", two) == two
+    # the input stays as it was
+    assert blocks["system"] == one_text("Be brief.")
+
+
+def test_documented_defaults_are_no_member(dialects: dict[str, Any]) -> None:
+    anthropic = dialects["anthropic"]
+    request = {
+        "stream": False,
+        "tools": [{"type": "custom", "name": "f", "input_schema": {"type": "object"}}],
+        "messages": [
+            {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": "t", "content": "x", "is_error": False}],
+            }
+        ],
+    }
+    assert normalize(anthropic, "request", request) == {
+        "tools": [{"name": "f", "input_schema": {"type": "object"}}],
+        "messages": [
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": "x"}]}
+        ],
+    }
+    kept = {
+        "stream": True,
+        "messages": [{"role": "user", "content": [{"type": "tool_result", "is_error": True}]}],
+    }
+    assert normalize(anthropic, "request", kept) == kept
+
+
+def test_openai_max_tokens_is_max_completion_tokens_except_for_reasoning_models(
+    dialects: dict[str, Any],
+) -> None:
+    chat = dialects["openai-chat"]
+    assert normalize(chat, "request", {"model": "gpt-4o", "max_tokens": 5}) == {
+        "model": "gpt-4o",
+        "max_completion_tokens": 5,
+    }
+    for model in ("o3-mini", "gpt-5"):
+        assert normalize(chat, "request", {"model": model, "max_tokens": 5}) == {
+            "model": model,
+            "max_tokens": 5,
+        }
+    both = {"model": "gpt-4o", "max_tokens": 5, "max_completion_tokens": 6}
+    assert normalize(chat, "request", both) == both
+
+
+def test_gemini_snake_case_names_are_camel_case_but_user_data_is_kept(dialects: dict[str, Any]) -> None:
+    gemini = dialects["gemini"]
+    snake = {
+        "contents": [
+            {"role": "model", "parts": [{"function_call": {"name": "f", "args": {"user_id": 1, "x": None}}}]},
+            {
+                "role": "user",
+                "parts": [{"function_response": {"name": "f", "response": {"output": {"a_b": 1}}}}],
+            },
+        ],
+        "tools": [
+            {
+                "function_declarations": [
+                    {
+                        "name": "f",
+                        "parameters": {
+                            "type": "OBJECT",
+                            "properties": {"user_id": {"type": "INTEGER", "min_items": 0}},
+                            "required": [],
+                        },
+                    },
+                    {"name": "g", "parameters_json_schema": {"type": "object", "x_y": 1}},
+                ]
+            }
+        ],
+        "tool_config": {"function_calling_config": {"mode": "ANY"}},
+    }
+    camel = normalize(gemini, "request", snake)
+    assert camel == {
+        "contents": [
+            {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {"user_id": 1, "x": None}}}]},
+            {
+                "role": "user",
+                "parts": [{"functionResponse": {"name": "f", "response": {"output": {"a_b": 1}}}}],
+            },
+        ],
+        "tools": [
+            {
+                "functionDeclarations": [
+                    # type names compared in lower case; an empty `required` is no member
+                    {
+                        "name": "f",
+                        "parameters": {
+                            "type": "object",
+                            "properties": {"user_id": {"type": "integer", "minItems": 0}},
+                        },
+                    },
+                    {"name": "g", "parametersJsonSchema": {"type": "object", "x_y": 1}},
+                ]
+            }
+        ],
+        "toolConfig": {"functionCallingConfig": {"mode": "ANY"}},
+    }
+
+
+def test_gemini_placeholder_signatures_carry_nothing(dialects: dict[str, Any]) -> None:
+    gemini = dialects["gemini"]
+    for signature in ("skip_thought_signature_validator", "c2tpcF90aG91Z2h0X3NpZ25hdHVyZV92YWxpZGF0b3I="):
+        part = {"functionCall": {"name": "f", "args": {}}, "thoughtSignature": signature}
+        assert normalize(gemini, "request", {"contents": [{"parts": [part]}]}) == {
+            "contents": [{"parts": [{"functionCall": {"name": "f", "args": {}}}]}]
+        }
+    real = {"contents": [{"parts": [{"functionCall": {"name": "f"}, "thoughtSignature": "CiQBjz1rX2"}]}]}
+    assert normalize(gemini, "request", real) == real
+
+
+def test_null_is_no_member_in_responses_but_not_in_tool_arguments(dialects: dict[str, Any]) -> None:
+    anthropic = dialects["anthropic"]
+    response = {
+        "stop_sequence": None,
+        "content": [{"type": "tool_use", "id": "t", "name": "f", "input": {"unit": None}}],
+    }
+    assert normalize(anthropic, "response", response) == {
+        "content": [{"type": "tool_use", "id": "t", "name": "f", "input": {"unit": None}}]
+    }
+    # requests keep their nulls (the rule is for responses)
+    assert normalize(anthropic, "request", {"metadata": None}) == {"metadata": None}
+
+
+def test_an_expectation_that_accepts_the_default_accepts_no_member(dialects: dict[str, Any]) -> None:
+    chat = dialects["openai-chat"]
+    expected = {"choices": [{"message": {"role": "assistant", "content": {"$oneOf": [None, ""]}}}]}
+    normalized = normalize(chat, "response", expected)
+    assert normalized["choices"][0]["message"]["content"] == {"$optional": {"$oneOf": [None, ""]}}
+    assert compare(normalized, {"choices": [{"message": {"role": "assistant"}}]}) == []
+    assert compare(normalized, {"choices": [{"message": {"role": "assistant", "content": "x"}}]}) != []
+
+
+def test_scope_loosens_members_of_unlisted_features_only(dialects: dict[str, Any]) -> None:
+    chat = dialects["openai-chat"]
+    expected = {"id": "msg_1", "model": "m", "usage": {"prompt_tokens": 1}, "choices": []}
+    loose = scoped(chat, "response", ["calls.single"], expected)
+    assert loose["id"] == {"$optional": {"$any": True}}
+    assert loose["usage"] == {"$optional": {"$any": True}}
+    assert loose["choices"] == []
+    assert scoped(chat, "response", ["response.identity"], expected)["id"] == "msg_1"
+    assert scoped(chat, "response", ["response.usage"], expected)["usage"] == {"prompt_tokens": 1}
+    assert scoped(chat, "request", ["calls.single"], expected) == expected
+    events = [{"data": {"id": "chatcmpl-1", "choices": []}}, {"data": {"id": "chatcmpl-1", "choices": []}}]
+    assert all(e["data"]["id"] == {"$optional": {"$any": True}} for e in scoped(chat, "stream", [], events))
+
+
+def test_descriptors_state_a_source_and_a_reason_for_every_rule(dialects: dict[str, Any]) -> None:
+    for name, descriptor in dialects.items():
+        for rule in (descriptor.get("equivalent") or {}).get("rules", []):
+            assert rule["why"] and rule["sources"], (name, rule)
+
+
+# -- in a check -------------------------------------------------------------------------------------------
+
+
+def response_check(corpus: Any, case_id: str, target: str) -> Any:
+    return next(
+        c
+        for c in corpus.checks()
+        if c.case_id == case_id and c.target == target and not c.round_trip and c.variant is None
+    )
+
+
+def test_a_response_judged_on_what_its_case_is_about(corpus: Any) -> None:
+    check = response_check(corpus, "calls/response-anthropic-parallel-with-text-capture", "openai-chat")
+    assert "response.identity" not in check.features
+    expected = check.expectation["payload"]
+    good = {
+        "id": "chatcmpl-minted-here",  # not the source's id: out of this case's scope
+        "object": "chat.completion",
+        "created": 1,
+        "model": "claude-haiku-4-5-20251001",
+        "system_fingerprint": None,
+        "choices": [
+            {
+                "index": 0,
+                "message": {
+                    "role": "assistant",
+                    "content": expected["choices"][0]["message"]["content"],
+                    "refusal": None,
+                    "tool_calls": [
+                        {
+                            "id": call["id"],
+                            "type": "function",
+                            "index": 0,
+                            "function": {
+                                "name": call["function"]["name"],
+                                "arguments": json.dumps(call["function"]["arguments"]["$json"]),
+                            },
+                        }
+                        for call in expected["choices"][0]["message"]["tool_calls"]
+                    ],
+                },
+                "finish_reason": "tool_calls",
+                "provider_specific_fields": {"native_finish_reason": "tool_use"},  # a vendor extension
+            }
+        ],
+    }
+    result = judge(check, Answer("payload", payload=good))
+    assert result.outcome == "passed", result.diff or result.message
+
+    wrong = copy.deepcopy(good)
+    wrong["choices"][0]["message"]["tool_calls"].pop()  # a call lost: always judged
+    result = judge(check, Answer("payload", payload=wrong))
+    assert result.outcome == "failed" and "/choices/0/message/tool_calls/3" in (result.diff or "")
+
+    invented = copy.deepcopy(good)
+    invented["choices"][0]["message"]["function_call"] = {
+        "name": "x",
+        "arguments": "{}",
+    }  # declared, not empty
+    result = judge(check, Answer("payload", payload=invented))
+    assert result.outcome == "failed" and "function_call" in (result.diff or "")
+
+
+def test_requests_stay_strict_about_members_the_provider_rejects(corpus: Any) -> None:
+    check = next(
+        c
+        for c in corpus.checks()
+        if c.kind == "request"
+        and c.target == "openai-chat"
+        and "error" not in c.expectation
+        and not c.round_trip
+    )
+    from toolwire_reference import translate
+
+    payload = translate(
+        "request", check.case.source_payload, source=check.source, target=check.target, profile=check.profile
+    )
+    assert judge(check, Answer("payload", payload=payload)).outcome == "passed"
+    payload["messages"][-1]["thinking_blocks"] = None  # an unknown member, even null, is a 400 at OpenAI
+    result = judge(check, Answer("payload", payload=payload))
+    assert result.outcome == "failed" and "thinking_blocks" in (result.diff or "")
+
+
+def test_wire_tolerance_finds_unknown_members_inside_one_branch_of_a_oneof() -> None:
+    response = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "m",
+        "content": [{"type": "text", "text": "hi"}],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    }
+    assert wire.validate_tolerant("anthropic", "response", response) == ([], set())
+    names = wire.declared_names("anthropic", "response")
+    assert {"stop_reason", "input_tokens"} <= names and "provider_specific_fields" not in names
+    broken = dict(response, content="not a list")
+    errors, _ = wire.validate_tolerant("anthropic", "response", broken) or ([], set())
+    assert errors
