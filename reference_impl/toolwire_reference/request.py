@@ -283,16 +283,20 @@ def json_schema_format(name: Any, schema: Any, strict: Any, base: Segments, req:
 # ---- max_tokens ---------------------------------------------------------------------------------
 
 
+#: what ``anthropic.max-tokens=any`` (the default) sends
+DEFAULT_MAX_TOKENS = 4096
+
+
 def required_max_tokens(req: Request, profile: Mapping[str, str]) -> int:
     """``max_tokens`` for a target that requires it (Anthropic), per ``anthropic.max-tokens``."""
     value = req.settings.get("max_tokens", MISSING)
     if value is not MISSING:
         return value
-    policy = profile.get("anthropic.max-tokens", "4096")
+    policy = profile.get("anthropic.max-tokens", "any")
     if policy == "error":
         raise fail(
             "request.missing_max_tokens",
             "Anthropic requires max_tokens and the source request has none",
             (),
         )
-    return int(policy)
+    return DEFAULT_MAX_TOKENS if policy == "any" else int(policy)
