@@ -15,6 +15,7 @@ import re
 from html import escape
 from typing import Any
 
+from .report_bugs import SHOWN_CHECKS, Code, Finding, find_bugs
 from .report_matrix import (
     STALE_TEXT,
     STATUS_UNCOVERED,
@@ -68,6 +69,7 @@ details:target,.hit{outline:3px solid #0969da}
 summary{cursor:pointer}
 summary .outcome{font-weight:600;color:#b42318}
 details ul{margin:.3rem 0;padding-left:1.2rem}
+.bugs ol{margin:.3rem 0}.bugs li{margin:.25rem 0}
 pre{background:#f6f8fa;border:1px solid #d0d7de;padding:.5rem;overflow:auto;max-height:28rem}
 .hidden{display:none!important}
 footer{margin-top:2.5rem;color:var(--muted);font-size:12.5px}
@@ -254,6 +256,51 @@ def _check_details(impl: Implementation, check: dict[str, Any]) -> str:
     )
 
 
+def _finding_item(impl: Implementation, finding: Finding) -> str:
+    title = "".join(f"<code>{_e(p)}</code>" if isinstance(p, Code) else _e(p) for p in finding.title)
+    levels = ", ".join(f"{count} {level}" for level, count in finding.levels())
+    links = [
+        f'<a href="#{check_anchor(impl.name, str(c.get("id")))}">{_e(c.get("id"))}</a>'
+        for c in finding.sample(SHOWN_CHECKS)
+    ]
+    if finding.count > SHOWN_CHECKS:
+        links.append(f"and {finding.count - SHOWN_CHECKS} more")
+    n = finding.count
+    return (
+        f'<li>{title}<br><span class="muted">{n} check{"s" if n != 1 else ""} ({levels}): '
+        f"{', '.join(links)}</span></li>"
+    )
+
+
+#: problems listed per implementation on the page (its Markdown report has more, with example diffs)
+SHOWN_BUGS = 15
+
+
+def _bugs(impl: Implementation) -> list[str]:
+    """The implementation's failing checks grouped into distinct problems (``report_bugs``), the most
+    checks first, as at the top of its Markdown report."""
+    findings = find_bugs(impl.failing)
+    if not findings:
+        return []
+    n = len(findings)
+    out = [
+        f'<div class="bugs" id="bugs-{_e(_slug(impl.name))}"><p><strong>Translation bugs found</strong>: '
+        f"{n} distinct problem{'s' if n != 1 else ''} in these checks, the most checks first:</p><ol>"
+    ]
+    out += [_finding_item(impl, f) for f in findings[:SHOWN_BUGS]]
+    out.append("</ol>")
+    rest = findings[SHOWN_BUGS:]
+    if rest:
+        top = max(f.count for f in rest)
+        where = f' (listed in <a href="{_e(impl.report)}">{_e(impl.report)}</a>)' if impl.report else ""
+        out.append(
+            f'<p class="muted">{len(rest)} more, each in {top} check{"s" if top != 1 else ""} or fewer'
+            f"{where}.</p>"
+        )
+    out.append("</div>")
+    return out
+
+
 def _failures(matrix: Matrix) -> list[str]:
     out = ['<h2 id="failures">Failing checks</h2>']
     out.append(
@@ -267,6 +314,7 @@ def _failures(matrix: Matrix) -> list[str]:
         if not n:
             out.append("<p>None: every applicable check passed.</p></section>")
             continue
+        out += _bugs(impl)
         out.append('<ul class="index">')
         for area, keys in matrix.areas:
             for key in keys:

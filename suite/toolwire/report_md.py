@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Protocol
 
+from .report_bugs import SHOWN_CHECKS, SHOWN_FINDINGS, Code, Finding, find_bugs
 from .scoring import (
     AREA_ORDER,
     FAILING,
@@ -38,6 +39,7 @@ __all__ = [
     "LEVELS",
     "PASSING",
     "Tally",
+    "github_anchor",
     "load_features",
     "main",
     "percent",
@@ -75,6 +77,44 @@ def _fence(text: str, info: str = "text") -> str:
     run = max((len(m) for m in re.findall(r"`{3,}", text)), default=0)
     fence = "`" * max(3, run + 1)
     return f"{fence}{info}\n{text.rstrip(chr(10))}\n{fence}"
+
+
+def _prose(text: str) -> str:
+    """Text that Markdown shows as written (no emphasis, links or HTML)."""
+    text = re.sub(r"([\\`*\[\]<>])", r"\\\1", text)
+    return re.sub(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])", r"\\_", text)
+
+
+def github_anchor(heading: str) -> str:
+    """The anchor GitHub gives a heading (before numbering duplicates): its text without code spans'
+    backticks, escapes and punctuation, lowercased, spaces as hyphens."""
+    text = re.sub(r"\\(.)", r"\1", heading.lstrip("#").strip().replace("`", ""))
+    return re.sub(r"[^\w\- ]", "", text.lower()).replace(" ", "-")
+
+
+def _heading_anchors(lines: list[str]) -> dict[str, str]:
+    """Heading line -> its anchor in a document of `lines` (GitHub numbers repeated anchors -1, -2, ...);
+    fenced blocks are skipped. A heading line that repeats keeps its first anchor."""
+    seen: Counter[str] = Counter()
+    anchors: dict[str, str] = {}
+    fence = ""
+    for block in lines:
+        for line in block.split("\n"):
+            ticks = re.match(r"^(`{3,})", line)
+            if fence:
+                if ticks and len(ticks.group(1)) >= len(fence) and not line.strip("`").strip():
+                    fence = ""
+                continue
+            if ticks:
+                fence = ticks.group(1)
+                continue
+            if not re.match(r"^#{1,6} ", line):
+                continue
+            base = github_anchor(line)
+            anchor = base if not seen[base] else f"{base}-{seen[base]}"
+            seen[base] += 1
+            anchors.setdefault(line, anchor)
+    return anchors
 
 
 def _score(passed: int, applicable: int) -> str:
@@ -302,10 +342,14 @@ def _error_text(error: Any) -> str:
     return text
 
 
+def _failure_heading(check_id: object) -> str:
+    return f"### {_code(check_id)}"
+
+
 def _failure(check: dict[str, Any]) -> list[str]:
     outcome = check.get("outcome")
     target = check.get("target", "?")
-    lines = [f"### {_code(check.get('id', '?'))}", ""]
+    lines = [_failure_heading(check.get("id", "?")), ""]
     features = ", ".join(_code(f) for f in check.get("features") or ()) or "—"
     lines.append(f"- **{outcome}** · level **{check.get('level', '?')}** · features {features}")
     pair = f"{check.get('source', '?')} → {target}"
@@ -355,6 +399,63 @@ def _failures(results: ResultsLike) -> list[str]:
     for check in failing:
         lines += _failure(check)
     lines.pop()
+    return lines
+
+
+def _title_md(finding: Finding) -> str:
+    return "".join(_code(p) if isinstance(p, Code) else _prose(p) for p in finding.title)
+
+
+def _finding_lines(number: int, finding: Finding, anchors: dict[str, str]) -> list[str]:
+    n = finding.count
+    levels = ", ".join(f"{count} {level}" for level, count in finding.levels())
+    features = [_code(key) for key, _count in finding.features()]
+    if len(features) > 6:
+        features = [*features[:6], f"{len(features) - 6} more"]
+    links = []
+    for check in finding.sample(SHOWN_CHECKS):
+        check_id = str(check.get("id", "?"))
+        anchor = anchors.get(_failure_heading(check_id))
+        links.append(f"[{_code(check_id)}](#{anchor})" if anchor else _code(check_id))
+    if n > SHOWN_CHECKS:
+        links.append(f"and {n - SHOWN_CHECKS} more")
+    summary = f"**{n} check{'s' if n != 1 else ''}** ({levels})"
+    if features:
+        summary += f", features {', '.join(features)}"
+    lines = [f"### {number}. {_title_md(finding)}", "", summary + ".", "", f"Checks: {', '.join(links)}."]
+    if finding.example:
+        where = "" if n == 1 else f" (from {_code(finding.example_id)})"
+        lines += [
+            "",
+            f"Example{where}:",
+            "",
+            _fence(finding.example, "diff" if finding.example_is_diff else "text"),
+        ]
+    return lines
+
+
+def _bugs(findings: list[Finding], failing: int, anchors: dict[str, str]) -> list[str]:
+    lines = ["## Translation bugs found", ""]
+    if not findings:
+        return lines + ["None found: no check failed."]
+    shown = findings[:SHOWN_FINDINGS]
+    lines.append(
+        f"{len(findings)} distinct problem{'s' if len(findings) != 1 else ''} in the {failing} failing "
+        f"check{'s' if failing != 1 else ''}, grouped by what goes wrong and where (JSON Pointers with array "
+        "indexes as `*`); a check with several problems counts in each. The most checks first; every "
+        "check is in [Failing checks](#failing-checks) with its whole diff."
+    )
+    for number, finding in enumerate(shown, 1):
+        lines += ["", *_finding_lines(number, finding, anchors)]
+    rest = findings[SHOWN_FINDINGS:]
+    if rest:
+        top = max(f.count for f in rest)
+        lines += [
+            "",
+            f"{len(rest)} more problem{'s' if len(rest) != 1 else ''}, "
+            f"{'each in' if len(rest) != 1 else 'in'} {top} check{'s' if top != 1 else ''} or fewer: see "
+            "[Failing checks](#failing-checks).",
+        ]
     return lines
 
 
@@ -460,7 +561,13 @@ def render(results: ResultsLike) -> str:
     field_lines = _field_coverage(results, features)
     if field_lines:
         lines += ["", *field_lines]
-    lines += ["", *_failures(results)]
+    failing = _failures(results)
+    findings = find_bugs(results.checks)
+    count = sum(1 for c in results.checks if c.get("outcome") in FAILING)
+    # the checks' anchors depend on every heading before them: lay the page out once without links
+    draft = [*lines, *_bugs(findings, count, {}), *failing]
+    lines += ["", *_bugs(findings, count, _heading_anchors(draft))]
+    lines += ["", *failing]
     lines += _known(results)
     lines += ["", *_fix_first(results, features)]
     legend = (
