@@ -44,6 +44,20 @@ class Targets:
         return all(t is None or t[0] for row in self.rows for t in row[1:])
 
 
+def _unreachable(r: OpResult, peer: str, factor: float) -> str | None:
+    """Why a speed target against ``peer`` cannot be met, when meeting it needs the reference to run under
+    the JSON floor (the peer does less work than parsing and writing its payload once)."""
+    needed = r.timings[peer].median_us / factor
+    if needed >= r.floor.median_us:
+        return None
+    return (
+        f"{r.op.name}: {factor:g}× {peer} would need the reference under {needed:,.1f} µs, below the "
+        f"JSON floor ({r.floor.median_us:,.1f} µs): {peer} runs at "
+        f"{r.timings[peer].median_us / r.floor.median_us:.1f}× the floor, less than one parse and dump of "
+        "the payload, so no translator that reads and checks its input can meet this target"
+    )
+
+
 def judge(results: list[OpResult]) -> Targets:
     rows, notes = [], []
     for r in results:
@@ -53,6 +67,8 @@ def judge(results: list[OpResult]) -> Targets:
         if "litellm" in r.timings:
             x = r.ratio("litellm")
             lite_t = (x >= LITELLM_FACTOR, f"{x:.1f}×")
+            if x < LITELLM_FACTOR and (why := _unreachable(r, "litellm", LITELLM_FACTOR)):
+                notes.append(why)
             if r.timings["litellm"].outcome != "ok":
                 notes.append(
                     f"{r.op.name}: litellm {r.timings['litellm'].outcome}; its time is not a translation's"
@@ -66,6 +82,8 @@ def judge(results: list[OpResult]) -> Targets:
             fastest = min(translating, key=lambda n: translating[n].median_us)
             x = r.ratio(fastest)
             peer_t = (x >= PEER_FACTOR, f"{x:.1f}× ({fastest})")
+            if x < PEER_FACTOR and (why := _unreachable(r, fastest, PEER_FACTOR)):
+                notes.append(why)
         rows.append((r.op.name, lite_t, peer_t, floor_t))
     return Targets(rows, notes)
 
