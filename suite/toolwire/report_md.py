@@ -63,6 +63,11 @@ def _cell(text: object) -> str:
     return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ")
 
 
+def _flat(text: object) -> str:
+    """Text on one line."""
+    return " ".join(str(text).split())
+
+
 def _code(text: object) -> str:
     """Inline code that survives backticks in `text`."""
     s = str(text)
@@ -81,7 +86,7 @@ def _fence(text: str, info: str = "text") -> str:
 
 def _prose(text: str) -> str:
     """Text that Markdown shows as written (no emphasis, links or HTML)."""
-    text = re.sub(r"([\\`*\[\]<>])", r"\\\1", text)
+    text = re.sub(r"([\\`*\[\]<])", r"\\\1", text)  # `>` is only special opening a line
     return re.sub(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])", r"\\_", text)
 
 
@@ -380,7 +385,7 @@ def _failure(check: dict[str, Any]) -> list[str]:
         if rest:
             lines += ["- message:", "", _fence(str(check["message"]))]
         else:
-            lines.append(f"- message: {first}")
+            lines.append(f"- message: {_prose(first)}")
     if check.get("wire_errors"):
         lines += ["", "Wire-schema errors:", "", _fence("\n".join(str(e) for e in check["wire_errors"]))]
     if check.get("diff"):
@@ -486,12 +491,12 @@ def _known(results: ResultsLike) -> list[str]:
         for check in checks:
             expected = check.get("expected_failure") or {}
             text = expected.get("reason") or check.get("message")
-            reason = f": {_cell(text)}" if text else ""
+            reason = f": {_prose(_flat(text))}" if text else ""
             if expected.get("issue"):
                 reason += f" ({_issue_link(expected['issue'])})"
             lines.append(f"- {_code(check.get('id', '?'))} ({check.get('level', '?')}){reason}")
             if expected.get("reason") and outcome == "xfailed" and check.get("message"):
-                lines.append(f"  - failure: {_cell(check['message'])}")
+                lines.append(f"  - failure: {_prose(_flat(check['message']))}")
     unmatched = info.get("unmatched") or []
     if unmatched:
         name = Path(str(info.get("path") or "expectations")).name

@@ -343,3 +343,18 @@ def test_main_bad_results_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[s
 )
 def test_percent_never_rounds_to_a_false_100(passed: int, applicable: int, text: str) -> None:
     assert percent(passed, applicable) == text
+
+
+def test_messages_are_shown_as_written(tmp_path: Path, corpus: Path) -> None:
+    check = _check(
+        "text/tagged",
+        "text",
+        "openai-chat",
+        "failed",
+        features=["tools.wrapper"],
+        message="a <tool_call> *was* left in the text_",
+    )
+    checks = [*CHECKS, check]
+    text = render(read_results(write_results(tmp_path / "r.jsonl", _header(corpus), checks, _footer(checks))))
+    assert r"- message: a \<tool_call> \*was\* left in the text\_" in text
+    assert "- message: a <tool_call>" not in text
