@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache
 from types import ModuleType
 from typing import Any
 
@@ -26,7 +26,7 @@ from .text import translate_text
 from .tools import validate_tools
 
 
-@lru_cache(maxsize=None)
+@cache
 def codec(dialect: str, kind: str) -> ModuleType:
     """The module of ``dialect``'s codec for ``kind`` (``request`` or ``response``), imported once."""
     return importlib.import_module(f".dialects.{dialect.replace('-', '_')}_{kind}", __package__)

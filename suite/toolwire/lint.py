@@ -247,7 +247,7 @@ class _Linter:
             self.validate_file(path, _FILE_SCHEMAS[path.name], data)
         return ok, data
 
-    def dialects(self) -> set[str]:
+    def dialects(self, features: dict[str, int]) -> set[str]:
         """Lint every descriptor in dialects/; the dialect names (file stems)."""
         names: set[str] = {"canonical"}
         folder = self.root / "dialects"
@@ -274,6 +274,13 @@ class _Linter:
                 if schema is not None and not schema.is_file():
                     rel = schema.relative_to(self.schemas).as_posix()
                     self.add(path, pointer("kinds", i), f"kind {kind!r} has no wire schema (schemas/{rel})")
+            judged = data.get("judged")
+            for i, entry in enumerate(judged if isinstance(judged, list) else ()):
+                listed = entry.get("features") if isinstance(entry, dict) else None
+                for j, feature in enumerate(listed if isinstance(listed, list) else ()):
+                    if isinstance(feature, str) and feature not in features:
+                        where = pointer("judged", i, "features", j)
+                        self.add(path, where, f"unknown feature {feature!r} (not in features.json)")
         return names
 
     # -- cases --------------------------------------------------------------------------------------------
@@ -493,7 +500,7 @@ class _Linter:
         features = self.features()
         errors = self.errors()
         profiles = self.profiles()
-        dialects = self.dialects()
+        dialects = self.dialects(features)
         covered = self.cases(features, errors, profiles, dialects)
         for key, index in features.items():
             if key not in covered:

@@ -138,6 +138,8 @@ def corpus(tmp_path: Path) -> Path:
     shutil.copy(REAL / "errors.json", root / "errors.json")
     shutil.copy(REAL / "profiles.json", root / "profiles.json")
     shutil.copytree(REAL / "dialects", root / "dialects")
+    for descriptor in (root / "dialects").glob("*.json"):  # their `judged` names features of the real corpus
+        edit(descriptor, lambda d: d.pop("judged", None))
     write(root / "features.json", FEATURES)
     write(root / "cases" / "tools" / "basic.json", TOOLS_CASE)
     write(root / "cases" / "choice" / "auto.json", CHOICE_CASE)
@@ -476,3 +478,14 @@ def test_non_json_file_in_cases(corpus: Path) -> None:
     assert lines(corpus) == [
         "cases/choice/auto.jsonc: not a case: cases are `.json` files (this file is ignored)",
     ]
+
+
+def test_judged_scope_names_known_features(corpus: Path) -> None:
+    def change(d: dict) -> None:
+        d["judged"] = [{"at": "/id", "features": ["response.identity", "response.idz"]}]
+
+    edit(corpus / "dialects" / "anthropic.json", change)
+    assert (
+        "dialects/anthropic.json:/judged/0/features/1: unknown feature 'response.idz' (not in features.json)"
+        in lines(corpus)
+    )
