@@ -17,7 +17,8 @@ from ..choice import invalid_choice, read_names, refuse_or_degrade
 from ..errors import fail, pointer
 from ..model import Choice, SchemaOrigin, Tool
 from ..profiles import degrading
-from ..schema.gemini import from_gemini_schema, source_segment, to_gemini_schema
+from ..schema.gemini import to_gemini_schema
+from ..schema.gemini_decode import from_gemini_schema, source_segment
 from .common import head, read_function, schema_copy, tool_list
 
 NAME = "gemini"

@@ -37,7 +37,8 @@ from ..request import (
     unsupported,
 )
 from ..rules import GEMINI_IGNORABLE_GENERATION
-from ..schema.gemini import from_gemini_schema, source_segment, to_gemini_schema
+from ..schema.gemini import to_gemini_schema
+from ..schema.gemini_decode import from_gemini_schema, source_segment
 from . import gemini
 
 NAME = "gemini"

@@ -1,1 +1,1 @@
-"""JSON Schema handling: one generic walker, and small pure rewrites composed per target."""
+"""JSON Schema handling: generic walkers, small pure node functions, and one rewrite per target."""

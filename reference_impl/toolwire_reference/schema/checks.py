@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from typing import Any
 
 from .._json import json_type
 from ..errors import SchemaProblem, Segments
 from ..rules import JSON_TYPES
-from .walk import LIST_SLOTS, MAP_SLOTS, SINGLE_SLOTS, walk
+from .walk import LIST, MAP, SINGLE, SLOTS, walk
 
-_STRING_KEYWORDS = ("title", "description", "pattern", "format", "$ref")
+_TYPE, _REQUIRED, _ENUM, _STRING = "type", "required", "enum", "string"
+#: what each checked keyword's value must be; other keywords are not checked
+_ROLES = {
+    **SLOTS,
+    "type": _TYPE,
+    "required": _REQUIRED,
+    "enum": _ENUM,
+    **dict.fromkeys(("title", "description", "pattern", "format", "$ref"), _STRING),
+}
+_SCHEMA_CLASSES = frozenset({dict, bool, type(None)})  # what a subschema may be (null: see check_schema)
+_STR_CLASS = frozenset({str})
 
 
 def check_schema(schema: dict) -> None:
@@ -31,52 +42,73 @@ def _show(value: Any) -> str:
     return "nothing" if value is None else repr(value)
 
 
-def _bad_shape(message: str, rel: Segments) -> SchemaProblem:
-    return SchemaProblem("payload.invalid", message, rel)
-
-
 def _is_schema(value: Any) -> bool:
     return value is None or isinstance(value, (dict, bool))
 
 
+def _all_schemas(values: Collection[Any]) -> bool:
+    return _SCHEMA_CLASSES.issuperset(map(type, values)) or all(_is_schema(v) for v in values)
+
+
+def _all_strings(values: Collection[Any]) -> bool:
+    return _STR_CLASS.issuperset(map(type, values)) or all(isinstance(v, str) for v in values)
+
+
+def _valid_type(value: Any) -> bool:
+    if isinstance(value, str):
+        return value in JSON_TYPES
+    return isinstance(value, list) and bool(value) and _all_strings(value) and JSON_TYPES.issuperset(value)
+
+
+#: whether a (non-null) value of each role is well-formed (set operations over the value types: no
+#: Python call per entry); the message is only worked out (``_problem``) for a value that is not
+_VALID: dict[str, Callable[[Any], bool]] = {
+    _TYPE: _valid_type,
+    SINGLE: _is_schema,
+    MAP: lambda v: isinstance(v, dict) and _all_schemas(v.values()),
+    LIST: lambda v: isinstance(v, list) and _all_schemas(v),
+    _REQUIRED: lambda v: isinstance(v, list) and _all_strings(v),
+    _ENUM: lambda v: isinstance(v, list),
+    _STRING: lambda v: isinstance(v, str),
+}
+
+
 def _check_node(node: dict, rel: Segments, level: int) -> None:
     for key, value in node.items():
-        if value is None:
-            continue
-        at = rel + (key,)
-        if key == "type":
-            names = value if isinstance(value, list) else [value]
-            if not names or not all(isinstance(n, str) and n in JSON_TYPES for n in names):
-                raise SchemaProblem(
-                    "schema.invalid_type",
-                    f"`type` {value!r} is not one of {', '.join(sorted(JSON_TYPES))} (or a list of them)",
-                    at,
-                )
-        elif key in SINGLE_SLOTS:
-            if not _is_schema(value):
-                raise _bad_shape(f"`{key}` must be a schema (an object), not {json_type(value)}", at)
-        elif key in MAP_SLOTS:
-            if not isinstance(value, dict):
-                raise _bad_shape(f"`{key}` must be an object of schemas, not {json_type(value)}", at)
-            for name, sub in value.items():
-                if not _is_schema(sub):
-                    raise _bad_shape(f"`{key}/{name}` must be a schema, not {json_type(sub)}", at + (name,))
-        elif key in LIST_SLOTS:
-            if not isinstance(value, list):
-                raise _bad_shape(f"`{key}` must be an array of schemas, not {json_type(value)}", at)
-            for index, sub in enumerate(value):
-                if not _is_schema(sub):
-                    raise _bad_shape(f"`{key}/{index}` must be a schema, not {json_type(sub)}", at + (index,))
-        elif key == "required":
-            if not isinstance(value, list):
-                raise _bad_shape(f"`required` must be an array of names, not {json_type(value)}", at)
-            for index, name in enumerate(value):
-                if not isinstance(name, str):
-                    raise _bad_shape(
-                        f"`required` entries must be strings, not {json_type(name)}", at + (index,)
-                    )
-        elif key == "enum":
-            if not isinstance(value, list):
-                raise _bad_shape(f"`enum` must be an array, not {json_type(value)}", at)
-        elif key in _STRING_KEYWORDS and not isinstance(value, str):
-            raise _bad_shape(f"`{key}` must be a string, not {json_type(value)}", at)
+        role = _ROLES.get(key)
+        if role is not None and value is not None and not _VALID[role](value):
+            raise _problem(role, key, value, rel + (key,))
+
+
+def _problem(role: str, key: str, value: Any, at: Segments) -> SchemaProblem:
+    """The problem with the ``key`` member of role ``role`` (a value ``_VALID`` refused)."""
+    if role is _TYPE:
+        return SchemaProblem(
+            "schema.invalid_type",
+            f"`type` {value!r} is not one of {', '.join(sorted(JSON_TYPES))} (or a list of them)",
+            at,
+        )
+    if role is SINGLE:
+        return _bad_shape(f"`{key}` must be a schema (an object), not {json_type(value)}", at)
+    if role is MAP:
+        if not isinstance(value, dict):
+            return _bad_shape(f"`{key}` must be an object of schemas, not {json_type(value)}", at)
+        name, sub = next((n, s) for n, s in value.items() if not _is_schema(s))
+        return _bad_shape(f"`{key}/{name}` must be a schema, not {json_type(sub)}", at + (name,))
+    if role is LIST:
+        if not isinstance(value, list):
+            return _bad_shape(f"`{key}` must be an array of schemas, not {json_type(value)}", at)
+        index, sub = next((i, s) for i, s in enumerate(value) if not _is_schema(s))
+        return _bad_shape(f"`{key}/{index}` must be a schema, not {json_type(sub)}", at + (index,))
+    if role is _REQUIRED:
+        if not isinstance(value, list):
+            return _bad_shape(f"`required` must be an array of names, not {json_type(value)}", at)
+        index, name = next((i, n) for i, n in enumerate(value) if not isinstance(n, str))
+        return _bad_shape(f"`required` entries must be strings, not {json_type(name)}", at + (index,))
+    if role is _ENUM:
+        return _bad_shape(f"`enum` must be an array, not {json_type(value)}", at)
+    return _bad_shape(f"`{key}` must be a string, not {json_type(value)}", at)
+
+
+def _bad_shape(message: str, rel: Segments) -> SchemaProblem:
+    return SchemaProblem("payload.invalid", message, rel)

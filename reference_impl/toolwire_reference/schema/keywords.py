@@ -8,6 +8,13 @@ from ..errors import SchemaProblem, Segments
 from .walk import NodeFn
 
 
+def unsupported(keyword: str, rel: Segments, target: str) -> SchemaProblem:
+    """``schema.unsupported_keyword`` at ``keyword`` of the node at ``rel``."""
+    return SchemaProblem(
+        "schema.unsupported_keyword", f"`{keyword}` cannot be expressed for {target}", rel + (keyword,)
+    )
+
+
 def forbid_keywords(names: Iterable[str], *, degrade: bool, target: str) -> NodeFn:
     """Refuse (``schema.unsupported_keyword``) or, degrading, drop every keyword of ``names``."""
     banned = tuple(names)
@@ -17,11 +24,7 @@ def forbid_keywords(names: Iterable[str], *, degrade: bool, target: str) -> Node
         if not found:
             return node
         if not degrade:
-            raise SchemaProblem(
-                "schema.unsupported_keyword",
-                f"`{found[0]}` cannot be expressed for {target}",
-                rel + (found[0],),
-            )
+            raise unsupported(found[0], rel, target)
         return {k: v for k, v in node.items() if k not in banned}
 
     return fn
@@ -38,17 +41,6 @@ def require_array_items(*, target: str) -> NodeFn:
                 "schema.array_missing_items", f"an array schema must have `items` for {target}", rel
             )
         return node
-
-    return fn
-
-
-def keep_only(keywords: Collection[str]) -> NodeFn:
-    """Silently drop every keyword outside ``keywords``."""
-
-    def fn(node: dict, rel: Segments) -> dict:
-        if all(k in keywords for k in node):
-            return node
-        return {k: v for k, v in node.items() if k in keywords}
 
     return fn
 

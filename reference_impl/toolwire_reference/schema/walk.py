@@ -1,4 +1,7 @@
-"""The single generic subschema walker every schema check and rewrite uses.
+"""The generic subschema walkers: ``walk`` (read-only checks) and ``transform`` (rewrites).
+
+The Gemini encoder (``gemini.py``) has its own single pass over the few subschema slots Gemini keeps,
+but the same paths, node functions and ``RefInliner``.
 
 A node function ``fn(node, rel) -> node`` sees one schema object and its path relative to the schema
 root (a tuple of segments, always a path in the *source* schema, so problems can be located). It must
@@ -23,6 +26,13 @@ SINGLE_SLOTS = ("items", "not", "additionalProperties", "if", "then", "else", "c
 MAP_SLOTS = ("properties", "patternProperties", "$defs", "definitions")
 LIST_SLOTS = ("prefixItems", "anyOf", "oneOf", "allOf")
 DEF_SLOTS = ("$defs", "definitions")
+SINGLE, MAP, LIST = "single", "map", "list"
+#: every subschema keyword and the shape of its value (one lookup per member instead of three scans)
+SLOTS = {
+    **dict.fromkeys(SINGLE_SLOTS, SINGLE),
+    **dict.fromkeys(MAP_SLOTS, MAP),
+    **dict.fromkeys(LIST_SLOTS, LIST),
+}
 
 NodeFn = Callable[[dict, Segments], dict]
 
@@ -30,12 +40,13 @@ NodeFn = Callable[[dict, Segments], dict]
 def child_slots(node: dict) -> Iterator[tuple[Segments, Any]]:
     """Every subschema position of ``node`` with its value (which may be anything, even null)."""
     for key, value in node.items():
-        if key in SINGLE_SLOTS:
+        slot = SLOTS.get(key)
+        if slot is SINGLE:
             yield (key,), value
-        elif key in MAP_SLOTS and isinstance(value, dict):
+        elif slot is MAP and isinstance(value, dict):
             for name, sub in value.items():
                 yield (key, name), sub
-        elif key in LIST_SLOTS and isinstance(value, list):
+        elif slot is LIST and isinstance(value, list):
             for index, sub in enumerate(value):
                 yield (key, index), sub
 
@@ -119,13 +130,16 @@ def transform(
             node = pre(node, rel)
         out = {}
         for key, value in node.items():
-            if inline is not None and key in DEF_SLOTS:
+            slot = SLOTS.get(key)
+            if slot is None:
+                out[key] = copy_json(value) if isinstance(value, (dict, list)) else value
+            elif inline is not None and key in DEF_SLOTS:
                 continue
-            if key in SINGLE_SLOTS and isinstance(value, dict):
+            elif slot is SINGLE and isinstance(value, dict):
                 out[key] = visit(value, rel + (key,), active)
-            elif key in MAP_SLOTS and isinstance(value, dict):
+            elif slot is MAP and isinstance(value, dict):
                 out[key] = {name: visit(sub, rel + (key, name), active) for name, sub in value.items()}
-            elif key in LIST_SLOTS and isinstance(value, list):
+            elif slot is LIST and isinstance(value, list):
                 out[key] = [visit(sub, rel + (key, i), active) for i, sub in enumerate(value)]
             else:
                 out[key] = copy_json(value)
@@ -161,14 +175,17 @@ def walk(
         level = parent_level + (1 if is_object_schema(node) else 0)
         visit(node, rel, level)
         for key, value in node.items():
-            if key in SINGLE_SLOTS:
+            slot = SLOTS.get(key)
+            if slot is None:
+                continue
+            if slot is SINGLE:
                 if isinstance(value, dict):
                     enter(value, rel + (key,), active, level)
-            elif key in MAP_SLOTS:
+            elif slot is MAP:
                 if isinstance(value, dict) and (inline is None or key not in DEF_SLOTS):
                     for name, sub in value.items():
                         enter(sub, rel + (key, name), active, level)
-            elif key in LIST_SLOTS and isinstance(value, list):
+            elif isinstance(value, list):
                 for index, sub in enumerate(value):
                     enter(sub, rel + (key, index), active, level)
 
