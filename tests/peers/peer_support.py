@@ -54,6 +54,44 @@ def check_capabilities(name: str, library_dist: str) -> dict[str, Any]:
     return caps
 
 
+class CountingEvents(list):  # type: ignore[type-arg]
+    """A stream's input events that record how many have been read (as the harness's ``incremental``
+    stream check does), and whether they were read to the end."""
+
+    def __init__(self, events: list[Any]) -> None:
+        super().__init__(events)
+        self.read = 0
+        self.exhausted = False
+
+    def __iter__(self) -> Any:
+        for i in range(list.__len__(self)):
+            self.read = max(self.read, i + 1)
+            yield list.__getitem__(self, i)
+        self.exhausted = True
+
+    def __getitem__(self, index: Any) -> Any:
+        picked = range(list.__len__(self))[index]
+        last = max(picked, default=-1) if isinstance(picked, range) else picked
+        self.read = max(self.read, last + 1)
+        return list.__getitem__(self, index)
+
+
+def read_positions(name: str, case: str, target: str) -> tuple[list[int], int]:
+    """Drive peer ``name``'s stream route on a corpus case's source stream, one output event at a time:
+    for each output event, how many input events had been read when it was yielded (``n + 1``: the input
+    was read to its end), and ``n``."""
+    from toolwire.streams.payload import stream_events
+
+    data = json.loads((REPO / "corpus" / "cases" / f"{case}.json").read_text(encoding="utf-8"))
+    events = CountingEvents(stream_events(data["source"]["payload"]))
+    adapter = load_adapter(f"peer:{name}")
+    out = adapter.impl.translate_stream(data["source"]["dialect"], target, events, {})
+    assert not isinstance(out, list), "a lazy stream route returns an iterator"
+    positions = [len(events) + 1 if events.exhausted else events.read for _ in out]
+    adapter.close()
+    return positions, len(events)
+
+
 def _innermost_file(message: str) -> str | None:
     files = re.findall(r'File "([^"]+)"', message or "")
     return files[-1] if files else None

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from peer_support import check_capabilities, require, run_subset
+import pytest
+from peer_support import check_capabilities, read_positions, require, run_subset
 
 NAME = "aisuite"
 SELECTION = " or ".join(
@@ -27,3 +28,16 @@ def test_capabilities() -> None:
 def test_corpus_subset_runs(tmp_path: Path) -> None:
     require(NAME)
     run_subset(tmp_path, NAME, SELECTION)
+
+
+@pytest.mark.parametrize(
+    "case", ["streams/anthropic-tool-use-capture", "streams/gemini-function-call-thought-signature-capture"]
+)
+def test_streams_are_driven_lazily(case: str) -> None:
+    """Each output event is yielded as aisuite yields it, with the input read only as far as the provider SDK
+    read it (the ``incremental`` stream checks measure the library, not the adapter)."""
+    require(NAME)
+    positions, n = read_positions(NAME, case, "openai-chat")
+    assert positions and positions == sorted(positions)
+    assert positions[0] <= min(1, n), positions
+    assert len(set(positions)) > 1, positions

@@ -27,3 +27,17 @@ def test_capabilities() -> None:
 def test_corpus_subset_runs(tmp_path: Path) -> None:
     require(NAME)
     run_subset(tmp_path, NAME, SELECTION)
+
+
+def test_incrementality_is_declared_unmeasurable() -> None:
+    """any-llm's sync streaming reads ahead on a background thread: the adapter says so for every stream route
+    (the ``incremental`` stream checks are skipped) and answers streams whole, as a list."""
+    require(NAME)
+    from toolwire.peers.any_llm import AnyLLMTranslator
+
+    tr = AnyLLMTranslator()
+    assert tr.stream_routes
+    for source, target in tr.stream_routes:
+        why = tr.incremental_unmeasurable(source, target)
+        assert why and "background" in why
+    assert tr.incremental_unmeasurable("openai-chat", "openai-responses") is None

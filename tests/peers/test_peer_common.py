@@ -3,16 +3,34 @@ SSE framing, wire dumps, the refusal rule, and the test helper telling adapter c
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import Iterator
 
 import httpx
 import pytest
-from peer_support import adapter_caused
+from peer_support import CountingEvents, adapter_caused
 from pydantic import BaseModel
-from toolwire.adapters import AdapterError, load_adapter
+from toolwire.adapters import AdapterError, PythonAdapter, load_adapter
 from toolwire.peers import PEERS, missing_modules
-from toolwire.peers._common import PeerTranslator, Upstream, choice_tools, dump, sse_text, to_chat_stream
+from toolwire.peers._common import (
+    PeerTranslator,
+    SSEStream,
+    Upstream,
+    choice_tools,
+    dump,
+    sse_text,
+    stream_model,
+    to_chat_stream,
+    to_named_stream,
+)
 from toolwire.protocol import TranslationRefusal
+
+EVENTS = [
+    {"event": "message_start", "data": {"type": "message_start", "message": {"model": "m1"}}},
+    {"event": "ping", "data": {"type": "ping"}},
+    {"data": "[DONE]"},
+]
 
 
 def test_unknown_peer_is_an_adapter_error() -> None:
@@ -43,6 +61,51 @@ def test_upstream_records_the_body_and_answers_canned_replies() -> None:
     assert text == 'event: ping\ndata: {"type": "ping"}\n\ndata: [DONE]\n\n'
 
 
+def test_a_stream_reply_is_made_one_event_per_read() -> None:
+    events = CountingEvents(EVENTS)
+    client = Upstream(("sse", events)).client()
+    with client, client.stream("POST", "https://example.invalid/v1/messages", json={}) as response:
+        assert events.read == 0  # nothing is read before the library reads the body
+        lines = response.iter_lines()
+        assert next(lines) == "event: message_start" and events.read == 1
+        assert [next(lines) for _ in range(2)][1] == "" and events.read == 1
+        assert next(lines) == "event: ping" and events.read == 2
+        assert list(lines)[-2:] == ["data: [DONE]", ""] and events.exhausted
+    assert sse_text(EVENTS) == "".join(chunk.decode() for chunk in SSEStream(EVENTS))
+
+
+def test_a_stream_reply_is_lazy_for_async_clients_too() -> None:
+    events = CountingEvents(EVENTS)
+
+    async def first_line() -> str:
+        client = Upstream(("sse", events)).async_client()
+        async with client, client.stream("GET", "https://example.invalid/stream") as response:
+            async for line in response.aiter_lines():
+                return line
+        return ""
+
+    assert asyncio.run(first_line()) == "event: message_start"
+    assert events.read == 1 and not events.exhausted
+
+
+def test_stream_model_reads_the_first_event_only() -> None:
+    events = CountingEvents(EVENTS)
+    assert stream_model(events) == "m1" and events.read == 1
+    assert stream_model(CountingEvents(EVENTS[1:])) is None
+    assert stream_model("data: {}\n\n") is None and stream_model([]) is None
+
+
+def test_capture_drains_a_stream_that_sends_its_request_on_the_first_read() -> None:
+    up = Upstream()
+
+    def lazy() -> Iterator[int]:
+        with up.client() as client:
+            client.post("https://example.invalid/v1/messages", json={"stream": True}).raise_for_status()
+        yield 1
+
+    assert up.capture(lazy) == {"stream": True}
+
+
 def test_capture_propagates_an_error_raised_before_sending() -> None:
     with pytest.raises(ValueError, match="bad"):
         Upstream().capture(lambda: (_ for _ in ()).throw(ValueError("bad")))
@@ -56,7 +119,8 @@ def test_dump_keeps_set_members_and_non_null_defaults() -> None:
 
     assert dump(Msg(content=None)) == {"type": "message", "content": None}
     assert dump([Msg(refusal="no")]) == [{"type": "message", "refusal": "no"}]
-    assert to_chat_stream([{"x": 1}]) == [{"data": {"x": 1}}, {"data": "[DONE]"}]
+    assert list(to_chat_stream([{"x": 1}])) == [{"data": {"x": 1}}, {"data": "[DONE]"}]
+    assert list(to_named_stream([{"type": "ping"}])) == [{"event": "ping", "data": {"type": "ping"}}]
 
 
 def test_choice_tools_names_the_chosen_tools() -> None:
@@ -75,6 +139,14 @@ class _Lib(PeerTranslator):
 
         self.routes[("tools", "openai-chat", "anthropic")] = boom
 
+        def stream(events, profile):
+            for ev in events:
+                if isinstance(ev, Exception):
+                    raise ev
+                yield ev
+
+        self.stream_routes[("anthropic", "openai-chat")] = stream
+
 
 def test_deliberate_errors_are_refusals_and_crashes_stay_crashes() -> None:
     lib = _Lib()
@@ -89,7 +161,38 @@ def test_deliberate_errors_are_refusals_and_crashes_stay_crashes() -> None:
     with pytest.raises(TypeError):  # an empty message is no refusal
         lib.translate("tools", "openai-chat", "anthropic", TypeError(""), {})
     caps = lib.capabilities()
-    assert caps["kinds"] == {"tools": [["openai-chat", "anthropic"]]} and caps["language"] == "python"
+    assert caps["kinds"] == {
+        "tools": [["openai-chat", "anthropic"]],
+        "stream": [["anthropic", "openai-chat"]],
+    }
+    assert caps["language"] == "python"
+
+
+def test_a_lazy_stream_route_yields_as_it_goes_and_refuses_mid_stream() -> None:
+    lib = _Lib()
+    events = CountingEvents([{"data": 1}, ValueError("bad event"), {"data": 2}])
+    out = lib.translate_stream("anthropic", "openai-chat", events, {})
+    assert isinstance(out, Iterator) and events.read == 0
+    assert next(out) == {"data": 1} and events.read == 1
+    with pytest.raises(TranslationRefusal) as info:
+        next(out)
+    assert info.value.code == "peer.error" and events.read == 2
+    with pytest.raises(KeyError):  # a crash stays a crash
+        list(lib.translate_stream("anthropic", "openai-chat", [KeyError("x")], {}))
+    # the harness reads an iterator to its end: a refusal mid-stream is the answer, as for a list
+    adapter = PythonAdapter("python:lib", _Lib(), timeout=None)
+    answer = adapter.translate_stream("anthropic", "openai-chat", [{"data": 1}, ValueError("no")], {})
+    assert answer.status == "error" and answer.error and answer.error["code"] == "peer.error"
+    answer = adapter.translate_stream("anthropic", "openai-chat", [{"data": 1}], {})
+    assert answer.status == "payload" and answer.payload == [{"data": 1}]
+
+
+def test_incrementality_is_measurable_unless_the_translator_says_why_not() -> None:
+    lib = _Lib()
+    assert lib.incremental_unmeasurable("anthropic", "openai-chat") is None
+    lib.not_incremental = "reads ahead on a thread"
+    assert lib.incremental_unmeasurable("anthropic", "openai-chat") == "reads ahead on a thread"
+    assert lib.incremental_unmeasurable("openai-chat", "anthropic") is None  # no such stream route
 
 
 def test_adapter_caused_looks_at_the_innermost_frame() -> None:

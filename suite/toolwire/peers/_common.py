@@ -7,6 +7,12 @@ would have sent (the ``request`` kinds) and answers with a canned body, the case
 stream (the ``response`` and ``stream`` kinds). No socket is opened, no key is needed. What the library does
 between its public API and the wire is left exactly as it is: this module frames and unframes JSON, it never
 repairs a payload.
+
+Streams are driven lazily where the library streams lazily: the fake upstream's SSE body
+(:class:`SSEStream`) frames one input event each time the library reads more of the response, and a stream
+route returns a generator that yields each output event as the library yields it (``[DONE]`` and the like
+appended at the end), so the ``incremental`` stream checks measure the library, not the adapter. A library
+that reads ahead on a thread of its own says so (:meth:`PeerTranslator.incremental_unmeasurable`).
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ from __future__ import annotations
 import enum
 import importlib.metadata
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import httpx
@@ -27,10 +33,13 @@ __all__ = [
     "choice_tools",
     "PeerTranslator",
     "Route",
+    "SSEStream",
     "Upstream",
     "dump",
     "installed_version",
+    "sse_event",
     "sse_text",
+    "stream_model",
     "to_chat_stream",
     "to_named_stream",
 ]
@@ -50,17 +59,40 @@ Route = Callable[[Any, dict[str, str]], Any]
 
 
 def installed_version(dist: str) -> str:
+    """The installed version of distribution ``dist`` (``"not installed"`` when it is not)."""
     try:
         return importlib.metadata.version(dist)
     except importlib.metadata.PackageNotFoundError:
         return "not installed"
 
 
+class SSEStream(httpx.SyncByteStream, httpx.AsyncByteStream):
+    """An SSE response body made lazily: each time the reader asks for more bytes, the next input event is
+    taken from ``events`` and framed (:func:`sse_event`), one SSE message per chunk. Usable by both
+    ``httpx.Client`` and ``httpx.AsyncClient`` (on a ``MockTransport``); every iteration reads ``events``
+    afresh, so a harness that records how far ``events`` was read sees how far the library read."""
+
+    def __init__(self, events: Iterable[Any]) -> None:
+        self.events = events
+
+    def _chunks(self) -> Iterator[bytes]:
+        for ev in self.events:
+            yield sse_event(ev).encode("utf-8")
+
+    def __iter__(self) -> Iterator[bytes]:
+        yield from self._chunks()
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        for chunk in self._chunks():
+            yield chunk
+
+
 class Upstream:
     """An in-process provider endpoint (``httpx.MockTransport``): records requests, answers canned bodies."""
 
     def __init__(self, reply: tuple[str, Any] | None = None) -> None:
-        #: ``("json", body)``, ``("sse", text)`` or None (record the request, answer 400)
+        #: ``("json", body)``, ``("sse", text)`` (answered whole), ``("sse", events)`` (an :class:`SSEStream`
+        #: over the event list, read as the library reads the response) or None (record, answer 400)
         self.reply = reply
         self.requests: list[dict[str, Any]] = []
 
@@ -75,30 +107,38 @@ class Upstream:
             return httpx.Response(400, json=CAPTURED_REPLY)
         kind, data = self.reply
         if kind == "sse":
-            return httpx.Response(
-                200, content=data.encode("utf-8"), headers={"content-type": "text/event-stream"}
-            )
+            headers = {"content-type": "text/event-stream"}
+            if isinstance(data, str):
+                return httpx.Response(200, content=data.encode("utf-8"), headers=headers)
+            return httpx.Response(200, stream=SSEStream(data), headers=headers)
         return httpx.Response(200, json=data)
 
     @property
     def transport(self) -> httpx.MockTransport:
+        """The ``httpx`` transport answering from this upstream."""
         return httpx.MockTransport(self.handler)
 
     def client(self) -> httpx.Client:
+        """A synchronous ``httpx`` client talking to this upstream."""
         return httpx.Client(transport=self.transport)
 
     def async_client(self) -> httpx.AsyncClient:
+        """An asynchronous ``httpx`` client talking to this upstream."""
         return httpx.AsyncClient(transport=self.transport)
 
     def capture(self, call: Callable[[], Any]) -> Any:
         """Run ``call`` (which makes the library send one request) and return the JSON body it sent.
 
-        The library's exception for the canned 400 is expected and swallowed; an exception raised before
-        anything was sent is the library's own answer and propagates.
+        An iterator ``call`` returns (a stream) is drained: a library may send its request on the first
+        read. The library's exception for the canned 400 is expected and swallowed; an exception raised
+        before anything was sent is the library's own answer and propagates.
         """
         self.requests.clear()
         try:
-            call()
+            out = call()
+            if isinstance(out, Iterator):
+                for _ in out:
+                    pass
         except Exception:
             if not self.requests:
                 raise
@@ -107,22 +147,23 @@ class Upstream:
         return self.requests[0]["body"]
 
 
+def sse_event(ev: Any) -> str:
+    """One corpus stream event (``{"event"?, "data"}``) as the SSE message a provider sends."""
+    if not isinstance(ev, dict):
+        return f"data: {json.dumps(ev, ensure_ascii=False)}\n\n"
+    lines = []
+    if ev.get("event"):
+        lines.append(f"event: {ev['event']}")
+    data = ev.get("data")
+    lines.append("data: " + (data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)))
+    return "\n".join(lines) + "\n\n"
+
+
 def sse_text(events: Any) -> str:
     """A corpus stream (list of ``{"event"?, "data"}``) as the SSE text a provider sends; raw text as is."""
     if isinstance(events, str):
         return events
-    out: list[str] = []
-    for ev in events:
-        if not isinstance(ev, dict):
-            out.append(f"data: {json.dumps(ev, ensure_ascii=False)}\n\n")
-            continue
-        lines = []
-        if ev.get("event"):
-            lines.append(f"event: {ev['event']}")
-        data = ev.get("data")
-        lines.append("data: " + (data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)))
-        out.append("\n".join(lines) + "\n\n")
-    return "".join(out)
+    return "".join(sse_event(ev) for ev in events)
 
 
 def dump(obj: Any) -> Any:
@@ -160,17 +201,22 @@ def dump(obj: Any) -> Any:
     return to_jsonable_python(obj)
 
 
-def to_chat_stream(chunks: Iterable[Any]) -> list[dict[str, Any]]:
-    """OpenAI chat chunks (already plain JSON) as corpus stream events, ended by ``[DONE]``.
+def to_chat_stream(chunks: Iterable[Any]) -> Iterator[dict[str, Any]]:
+    """OpenAI chat chunks (already plain JSON) as corpus stream events, ended by ``[DONE]`` (lazily: each
+    chunk is yielded as ``chunks`` yields it).
 
     ``[DONE]`` is SSE framing (a Python iterator that stops is the same signal), not translation.
     """
-    return [{"data": c} for c in chunks] + [{"data": "[DONE]"}]
+    for c in chunks:
+        yield {"data": c}
+    yield {"data": "[DONE]"}
 
 
-def to_named_stream(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Anthropic / Responses events (plain JSON with ``type``) as corpus stream events named by their type."""
-    return [{"event": e.get("type"), "data": e} if isinstance(e, dict) else {"data": e} for e in events]
+def to_named_stream(events: Iterable[Any]) -> Iterator[dict[str, Any]]:
+    """Anthropic / Responses events (plain JSON with ``type``) as corpus stream events named by their type
+    (lazily: each is yielded as ``events`` yields it)."""
+    for e in events:
+        yield {"event": e.get("type"), "data": e} if isinstance(e, dict) else {"data": e}
 
 
 def answered_model(payload: Any) -> str | None:
@@ -190,6 +236,18 @@ def answered_model(payload: Any) -> str | None:
                 if isinstance(model, str) and model:
                     return model
     return None
+
+
+def stream_model(events: Sequence[Any] | str) -> str | None:
+    """The model the first event of a stream names (:func:`answered_model`); reads no other event.
+
+    Every stream of the corpus that names a model names it in its first event (Anthropic ``message_start``,
+    a chat chunk, a Gemini chunk's ``modelVersion``); reading further would read the input ahead of the
+    library (the ``incremental`` stream checks count how far the input was read).
+    """
+    if isinstance(events, str):
+        return None
+    return answered_model(list(events[:1]))
 
 
 def choice_tools(source: str, choice: dict[str, Any]) -> list[dict[str, Any]]:
@@ -241,6 +299,9 @@ class PeerTranslator:
     library_modules: tuple[str, ...] = ()
     #: profile values the library really implements (keys left out: only the default)
     profiles: dict[str, list[str]] = {}
+    #: why the ``incremental`` stream checks cannot measure the library through this adapter, for every
+    #: stream route (None: they can); see :meth:`incremental_unmeasurable`
+    not_incremental: str | None = None
 
     def __init__(self) -> None:
         self.routes: dict[tuple[str, str, str], Route] = {}
@@ -248,9 +309,17 @@ class PeerTranslator:
         self.setup()
 
     def setup(self) -> None:
+        """Fill :attr:`routes` and :attr:`stream_routes` (and import the library up front)."""
         raise NotImplementedError
 
+    def incremental_unmeasurable(self, source: str, target: str) -> str | None:
+        """Why how far the library reads its input before it yields cannot be measured deterministically
+        for the ``(source, target)`` stream route (e.g. it reads the upstream on a background thread), or
+        None when it can. The harness skips the ``incremental`` stream checks of such a route."""
+        return self.not_incremental if (source, target) in self.stream_routes else None
+
     def capabilities(self) -> dict[str, Any]:
+        """The capabilities of the ``python:`` protocol: the declared routes and profiles."""
         kinds: dict[str, list[list[str]]] = {}
         for kind, source, target in self.routes:
             kinds.setdefault(kind, []).append([source, target])
@@ -265,16 +334,20 @@ class PeerTranslator:
         }
 
     def translate(self, kind: str, source: str, target: str, payload: Any, profile: dict[str, str]) -> Any:
+        """Run the route of ``(kind, source, target)`` on ``payload`` (the library's errors: refusals)."""
         route = self.routes.get((kind, source, target))
         if route is None:
             raise NotImplementedError(f"{self.name}: ({kind}, {source}, {target}) is not declared")
         return self._guard(lambda: route(payload, profile))
 
     def translate_stream(self, source: str, target: str, events: list[Any], profile: dict[str, str]) -> Any:
+        """Run the stream route of ``(source, target)``: a list, or an iterator yielding each output event
+        as the library yields it (the library's errors, raised at any point: refusals)."""
         route = self.stream_routes.get((source, target))
         if route is None:
             raise NotImplementedError(f"{self.name}: (stream, {source}, {target}) is not declared")
-        return self._guard(lambda: route(events, profile))
+        out = self._guard(lambda: route(events, profile))
+        return self._guard_iter(out) if isinstance(out, Iterator) else out
 
     def _guard(self, call: Callable[[], Any]) -> Any:
         try:
@@ -288,7 +361,19 @@ class PeerTranslator:
                 ) from exc
             raise
 
+    def _guard_iter(self, events: Iterator[Any]) -> Iterator[Any]:
+        """``events``, read one at a time, with :meth:`_guard`'s refusal rule applied to each read."""
+        end = object()
+        try:
+            while (event := self._guard(lambda: next(events, end))) is not end:
+                yield event
+        finally:
+            close = getattr(events, "close", None)
+            if callable(close):
+                close()
+
     def is_deliberate(self, exc: BaseException) -> bool:
+        """Whether ``exc`` is the library refusing a bad input on purpose (see the class docstring)."""
         if not str(exc).strip():
             return False
         if isinstance(exc, ValueError):
@@ -296,6 +381,7 @@ class PeerTranslator:
         return any(cls.__module__.split(".")[0] in self.library_modules for cls in type(exc).__mro__[:-1])
 
     def error_code(self, exc: BaseException) -> str:
+        """The corpus error code of a deliberate library error."""
         if isinstance(exc, json.JSONDecodeError):
             return "call.invalid_arguments"
         return "peer.error"

@@ -17,8 +17,10 @@ the provider SDK's HTTP client replaced by an in-process fake upstream (:class:`
 - ``response`` anthropic / gemini → openai-chat: the fake upstream answers the case's source body; the
   adapter returns aisuite's ``ChatCompletionResponse`` as JSON (its public attributes, as they are: aisuite
   returns an OpenAI-*shaped* object without ``id``, ``object``, ``created`` or ``model``);
-- ``stream`` anthropic / gemini → openai-chat: the fake upstream answers the case's events as SSE; the chunks
-  aisuite yields (``stream=True``) are the output, ended by ``[DONE]`` (framing, not translation).
+- ``stream`` anthropic / gemini → openai-chat: the fake upstream answers the case's events as SSE, one event
+  each time the provider SDK reads more of the response (:class:`~._common.SSEStream`); the chunks aisuite
+  yields (``stream=True``) are the output, each yielded as aisuite yields it, ended by ``[DONE]`` (framing,
+  not translation).
 
 Not covered: aisuite has no Anthropic or Gemini *input* format and no Responses API, so no pair has anthropic,
 gemini or openai-responses as its source (nor canonical); its ``openai`` provider needs ``openai<2``, which
@@ -26,8 +28,9 @@ conflicts with any-llm and LiteLLM in one environment, and only passes the reque
 openai-chat is left out too; the ``google`` (Vertex AI) provider needs GCP credentials and the Vertex SDK at
 construction and is left out (the ``gemini`` provider, Gemini Developer API, is the one driven).
 
-Profiles: aisuite sends ``max_tokens: 4096`` to Anthropic when none is given (the default
-``anthropic.max-tokens=4096``) and refuses nothing on purpose, so only defaults are declared. Errors: see
+Profiles: aisuite sends ``max_tokens: 4096`` to Anthropic when none is given, so it declares
+``anthropic.max-tokens`` ``any`` (the default) and ``4096``; it refuses nothing on purpose, so the other
+profiles keep their defaults. Errors: see
 :class:`~._common.PeerTranslator` (a ``ValueError`` aisuite raises, e.g. for an image URL Gemini cannot fetch,
 is a ``peer.error`` refusal; a ``KeyError`` on a tool without ``description`` is a crash, ``errored``).
 """
@@ -37,7 +40,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ._common import PeerTranslator, Upstream, answered_model, choice_tools, dump, sse_text, to_chat_stream
+from ._common import (
+    PeerTranslator,
+    Upstream,
+    answered_model,
+    choice_tools,
+    dump,
+    stream_model,
+    to_chat_stream,
+)
 
 PROVIDERS = {"anthropic": "claude-sonnet-4-5", "gemini": "gemini-2.5-flash"}
 
@@ -68,8 +79,8 @@ def _create(target: str, up: Upstream, body: dict[str, Any]) -> Any:
     model = f"{target}:{body.pop('model', None) or PROVIDERS[target]}"
     messages = body.pop("messages", None)
     completions = _client(target, up).chat.completions
-    if body.get("stream"):
-        return [dump(c) for c in completions.create(model, messages, **body)]
+    if body.get("stream"):  # each chunk as aisuite yields it
+        return (dump(c) for c in completions.create(model, messages, **body))
     # Client.chat.completions.create without streaming, minus its MCP step: with dict tools and without the
     # `mcp` package that step raises NameError (`is_mcp_config` is imported only when mcp is installed);
     # for plain tool schemas the step is a no-op, so what follows is exactly create()'s own path.
@@ -89,6 +100,7 @@ class AisuiteTranslator(PeerTranslator):
     dist = "aisuite"
     #: the library and the provider SDKs it drives (their API errors carry the provider's message)
     library_modules = ("aisuite", "anthropic", "google")
+    profiles = {"anthropic.max-tokens": ["any", "4096"]}
 
     def setup(self) -> None:
         import aisuite  # noqa: F401  (imports up front: a slow first import is not a check's time)
@@ -148,8 +160,8 @@ class AisuiteTranslator(PeerTranslator):
 
     def _stream(self, target: str) -> Any:
         def run(events: Any, profile: dict[str, str]) -> Any:
-            up = Upstream(("sse", sse_text(events)))
-            body = {"model": answered_model(events), "messages": [{"role": "user", "content": "hi"}]}
+            up = Upstream(("sse", events))
+            body = {"model": stream_model(events), "messages": [{"role": "user", "content": "hi"}]}
             body["stream"] = True
             return to_chat_stream(_create(target, up, body))
 

@@ -19,7 +19,12 @@ talking to an in-process fake upstream (:class:`~._common.Upstream`), never to t
   object any-llm returns (``ChatCompletion`` / ``MessageResponse``) as JSON (:func:`~._common.dump`: members
   the library set, or whose value is not None);
 - ``stream``: the fake upstream answers the case's events as SSE; the output is what any-llm yields
-  (chat chunks, ended by ``[DONE]``; Anthropic events named by their ``type``: both framing only).
+  (chat chunks, ended by ``[DONE]``; Anthropic events named by their ``type``: both framing only). The
+  stream is answered whole and the output read to the end before it is returned: any-llm's synchronous
+  ``completion`` / ``messages`` with ``stream=True`` read the provider's stream on a background event-loop
+  thread into an unbounded queue (``any_llm.utils.aio._async_source_to_sync_iter``), so how far it has read
+  when it yields a chunk depends on thread timing. The ``incremental`` stream checks are therefore skipped
+  (:attr:`AnyLLMTranslator.not_incremental`), not measured on the adapter's own buffering.
 
 Not covered: the ``anthropic`` provider serves ``messages()`` natively (anthropic → anthropic is a
 pass-through, not a translation) and ``completion()`` with provider ``openai`` is OpenAI chat → OpenAI chat;
@@ -100,6 +105,11 @@ class AnyLLMTranslator(PeerTranslator):
     dist = "any-llm-sdk"
     #: the library and the provider SDKs it drives (their API errors carry the provider's message)
     library_modules = ("any_llm", "anthropic", "google", "openai")
+    not_incremental = (
+        "any-llm's synchronous streaming (completion/messages with stream=True) reads the provider's stream "
+        "on a background event-loop thread into an unbounded queue (any_llm.utils.aio), so how far it has "
+        "read when it yields depends on thread timing; the adapter reads the stream whole instead"
+    )
 
     def setup(self) -> None:
         import any_llm.providers.anthropic.anthropic  # noqa: F401  (imports up front, outside any check)

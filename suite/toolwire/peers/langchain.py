@@ -23,7 +23,7 @@ Not covered, and why: ``response`` and ``stream``. LangChain reads a provider's 
 / ``AIMessageChunk`` and never writes a response in another provider's wire format, so there is no
 (provider → provider) response or stream translation to test; gemini needs ``langchain-google-genai``, which
 the issue does not name; canonical is toolwire's own. Profiles: only defaults (``ChatAnthropic`` sends the
-model's maximum as ``max_tokens``, not 4096; the ``anthropic.max-tokens`` checks show it). Errors:
+model's maximum as ``max_tokens``: that is the default ``anthropic.max-tokens=any``, not ``4096``). Errors:
 :class:`~._common.PeerTranslator` (a ``ValueError`` from LangChain, e.g. an unsupported tool format, is a
 ``peer.error`` refusal).
 """

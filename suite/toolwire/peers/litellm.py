@@ -10,8 +10,9 @@ is set before import, so the model map is read from the package, not downloaded)
   one-message request (plus, for a choice, tools named as the choice names them, or one ``f`` tool), keeping
   the target's tool members of the body; ``response`` anthropic / gemini → openai-chat feeds the case's body
   back as the provider's answer and dumps the returned ``ModelResponse`` (:func:`~._common.dump`); ``stream``
-  anthropic / gemini → openai-chat feeds the case's events as SSE and dumps each ``ModelResponseStream`` chunk
-  as LiteLLM's proxy does (``exclude_none``, ``exclude_unset``), ended by ``[DONE]`` (framing).
+  anthropic / gemini → openai-chat feeds the case's events as SSE, one event each time LiteLLM reads more of
+  the response (:class:`~._common.SSEStream`), and yields each ``ModelResponseStream`` chunk as LiteLLM yields
+  it, dumped as LiteLLM's proxy does (``exclude_none``, ``exclude_unset``), ended by ``[DONE]`` (framing).
 - The Anthropic ``/v1/messages`` adapter LiteLLM uses to serve Anthropic clients from OpenAI-format models
   (``litellm.llms.anthropic.pass_through.adapters``): ``request`` anthropic → openai-chat is
   ``LiteLLMAnthropicMessagesAdapter().translate_anthropic_to_openai(body)`` (tools and tool choice: that call
@@ -19,7 +20,8 @@ is set before import, so the model map is read from the package, not downloaded)
   openai-chat → anthropic is ``translate_openai_response_to_anthropic`` of the body as LiteLLM reads an
   OpenAI answer (``convert_to_model_response_object``); ``stream``
   openai-chat → anthropic is ``AnthropicStreamWrapper`` over ``ModelResponseStream(**chunk)`` for each data
-  chunk, events named by their ``type``. These are the library's pure functions; the end-to-end
+  chunk (made as the wrapper reads it), events named by their ``type`` and yielded as the wrapper yields
+  them. These are the library's pure functions; the end-to-end
   ``litellm.anthropic.messages.create(model="openai/…")`` routes OpenAI models through the Responses API and
   its own OpenAI client, which ignores an injected ``client`` and would open a connection.
 
@@ -29,8 +31,8 @@ to keep each pair one LiteLLM translation), canonical (toolwire's own). Packagin
 ``completion()`` imports ``mcp`` whenever ``tools`` are given (``litellm.responses.mcp``), so the
 ``litellm`` extra installs ``mcp`` too; without it every request with tools raises ``ModuleNotFoundError``.
 
-Profiles: only defaults are declared (LiteLLM sends the model's maximum as Anthropic ``max_tokens``, not
-4096: the ``anthropic.max-tokens`` checks show it). Errors: :class:`~._common.PeerTranslator`; LiteLLM's own
+Profiles: only defaults are declared (LiteLLM sends the model's maximum as Anthropic ``max_tokens``: the
+default ``anthropic.max-tokens=any``, not ``4096``). Errors: :class:`~._common.PeerTranslator`; LiteLLM's own
 exceptions (``litellm.exceptions.*``, e.g. ``UnsupportedParamsError``, ``BadRequestError``) and
 ``ValueError`` become ``peer.error`` refusals.
 """
@@ -46,7 +48,7 @@ from ._common import (
     answered_model,
     choice_tools,
     dump,
-    sse_text,
+    stream_model,
     to_chat_stream,
     to_named_stream,
 )
@@ -84,8 +86,8 @@ def _completion(target: str, up: Upstream, body: dict[str, Any]) -> Any:
     out = litellm.completion(
         model=f"{target}/{model}", api_key="toolwire-offline", client=HTTPHandler(client=up.client()), **body
     )
-    if body.get("stream"):
-        return [c.model_dump(mode="json", exclude_none=True, exclude_unset=True) for c in out]
+    if body.get("stream"):  # each chunk as LiteLLM yields it
+        return (c.model_dump(mode="json", exclude_none=True, exclude_unset=True) for c in out)
     return out
 
 
@@ -157,8 +159,8 @@ class LiteLLMTranslator(PeerTranslator):
 
     def _stream(self, target: str) -> Any:
         def run(events: Any, profile: dict[str, str]) -> Any:
-            up = Upstream(("sse", sse_text(events)))
-            body = {**MINIMAL_CHAT, "model": answered_model(events), "stream": True}
+            up = Upstream(("sse", events))
+            body = {**MINIMAL_CHAT, "model": stream_model(events), "stream": True}
             return to_chat_stream(_completion(target, up, body))
 
         return run
@@ -189,22 +191,13 @@ class LiteLLMTranslator(PeerTranslator):
         from litellm.types.utils import ModelResponseStream
 
         _litellm()
-        chunks = [
+        model = stream_model(events)
+        chunks = (
             ModelResponseStream(**ev["data"])
             for ev in events
             if isinstance(ev, dict) and isinstance(ev.get("data"), dict)
-        ]
-        model = next(
-            (
-                c.get("model")
-                for c in (
-                    ev["data"] for ev in events if isinstance(ev, dict) and isinstance(ev.get("data"), dict)
-                )
-                if c.get("model")
-            ),
-            "",
         )
-        wrapper = AnthropicStreamWrapper(completion_stream=iter(chunks), model=model or "unknown")
+        wrapper = AnthropicStreamWrapper(completion_stream=chunks, model=model or "unknown")
         return to_named_stream(dump(e) for e in wrapper)
 
 

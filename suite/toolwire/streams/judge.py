@@ -13,7 +13,9 @@ from ``events`` (when the case pins them). Variants of the same expectation (``C
   An in-process implementation is observed through the list it is given (which records how far it has
   read) and the iterator it returns; an adapter may instead provide
   ``translate_stream_steps(source, target, events, profile) -> Answer`` whose payload is, for each input
-  event, the output events emitted right after it, plus one last list for the end of the stream.
+  event, the output events emitted right after it, plus one last list for the end of the stream. An
+  in-process implementation whose ``incremental_unmeasurable(source, target)`` returns a reason (a library
+  that reads ahead on a thread of its own: how far it read would depend on thread timing) is skipped.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ __all__ = ["VARIANTS", "run_stream_check", "stream_variants"]
 
 VARIANTS = tuple(f"rechunk={s}" for s in STRATEGIES) + ("incremental",)
 TOLERANCE = 1
+NOT_MEASURABLE = "incrementality is not measurable through this adapter"
 
 
 def stream_variants(expectation: dict[str, Any]) -> list[str]:
@@ -196,11 +199,15 @@ def _run_incremental(adapter: Any, check: Any, events: list[Any], profile: dict[
     if callable(steps_hook):
         answer = steps_hook(check.source, check.target, events, profile)
     elif hasattr(adapter, "impl") and callable(getattr(adapter.impl, "translate_stream", None)):
+        unmeasurable = getattr(adapter.impl, "incremental_unmeasurable", None)
+        why = unmeasurable(check.source, check.target) if callable(unmeasurable) else None
+        if why:
+            return CheckResult("skipped", message=f"{NOT_MEASURABLE}: {why}")
         answer = adapter._answer(
             lambda: _python_trace(adapter.impl, check.source, check.target, events, profile)
         )
     else:
-        return CheckResult("skipped", message="incrementality is not measurable through this adapter")
+        return CheckResult("skipped", message=NOT_MEASURABLE)
     if answer.status == "crash":
         return CheckResult("errored", message=answer.crash, duration_ms=answer.duration_ms)
     if answer.status == "error":
