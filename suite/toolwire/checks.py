@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import equivalence, wire
+from . import equivalence, matchers, wire
 from .adapters import Adapter, Answer, describe_crash
 from .corpus import Check, resolve_profile
 from .matchers import compare, format_diff
@@ -104,21 +104,23 @@ class WireVerdict:
     declared: frozenset[str] = frozenset()
 
     def tolerate(self, pointer: str, value: Any) -> bool:
-        """A member the expectation does not name that a client reading the output ignores: an empty one
-        (null, "", 0, false, or only such members: a counter at zero reads like no counter), or a vendor
-        extension (a name the wire schema does not declare, or a member its schema rejects as unknown)."""
-        if _empty(value) or pointer in (self.extensions or ()):
+        """A member the expectation does not name that a client reading the output ignores: a vendor
+        extension (a name the wire schema does not declare, or a member its schema rejects as unknown),
+        or an empty one (null, "", 0, false, or holding only ignorable members: a counter at zero reads
+        like no counter)."""
+        if pointer in (self.extensions or ()):
             return True
         name = pointer.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
-        return bool(self.declared) and name not in self.declared
+        if self.declared and name not in self.declared:
+            return True
+        return self._ignorable(pointer, value)
 
-
-def _empty(value: Any) -> bool:
-    if isinstance(value, dict):
-        return all(_empty(v) for v in value.values())
-    if isinstance(value, list):
-        return all(_empty(v) for v in value)
-    return value is None or value is False or value == "" or (type(value) in (int, float) and value == 0)
+    def _ignorable(self, pointer: str, value: Any) -> bool:
+        if isinstance(value, dict):
+            return all(self.tolerate(pointer + matchers.pointer([k]), v) for k, v in value.items())
+        if isinstance(value, list):
+            return all(self._ignorable(f"{pointer}/{i}", v) for i, v in enumerate(value))
+        return value is None or value is False or value == "" or (type(value) in (int, float) and value == 0)
 
 
 def _wire(check: Check, payload: Any, dialect: str | None = None) -> WireVerdict:

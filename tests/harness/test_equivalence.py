@@ -313,3 +313,17 @@ def test_wire_tolerance_finds_unknown_members_inside_one_branch_of_a_oneof() -> 
     broken = dict(response, content="not a list")
     errors, _ = wire.validate_tolerant("anthropic", "response", broken) or ([], set())
     assert errors
+
+
+def test_what_a_client_ignores_is_empty_or_an_extension_at_any_depth() -> None:
+    from toolwire.checks import WireVerdict
+
+    verdict = WireVerdict(
+        None, [], {"/x/rejected"}, frozenset({"usage", "completion_tokens_details", "tool_calls"})
+    )
+    assert verdict.tolerate("/x/rejected", {"anything": 1})  # the schema rejects it as unknown
+    assert verdict.tolerate("/provider_specific_fields", {"native_finish_reason": "STOP"})  # undeclared
+    assert verdict.tolerate("/usage/completion_tokens_details", {"reasoning_tokens": 0, "text_tokens": 38})
+    assert verdict.tolerate("/tool_calls", [])
+    assert not verdict.tolerate("/usage/completion_tokens_details", {"completion_tokens_details": 3})
+    assert not verdict.tolerate("/tool_calls", [{"tool_calls": {"usage": 1}}])

@@ -38,6 +38,7 @@ __all__ = [
     "dump",
     "installed_version",
     "sse_event",
+    "INCLUDE_USAGE",
     "sse_text",
     "stream_model",
     "to_chat_stream",
@@ -157,6 +158,10 @@ def sse_event(ev: Any) -> str:
     data = ev.get("data")
     lines.append("data: " + (data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)))
     return "\n".join(lines) + "\n\n"
+
+
+#: a chat request's opt-in to usage in its stream (the last chunk); the stream expectations carry usage
+INCLUDE_USAGE = {"stream_options": {"include_usage": True}}
 
 
 def sse_text(events: Any) -> str:

@@ -40,6 +40,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._common import (
+    INCLUDE_USAGE,
     PeerTranslator,
     Upstream,
     answered_model,
@@ -161,6 +162,8 @@ class AnyLLMTranslator(PeerTranslator):
         def run(events: Any, profile: dict[str, str]) -> Any:
             up = Upstream(("sse", sse_text(events)))
             body = {**MINIMAL[source], "model": answered_model(events), "stream": True}
+            if source == "openai-chat":  # usage in a chat stream is opt-in: ask for it (_common)
+                body.update(INCLUDE_USAGE)
             chunks = _call(source, target, up, body)
             return to_chat_stream(chunks) if source == "openai-chat" else to_named_stream(chunks)
 

@@ -43,6 +43,7 @@ import os
 from typing import Any
 
 from ._common import (
+    INCLUDE_USAGE,
     PeerTranslator,
     Upstream,
     answered_model,
@@ -160,7 +161,9 @@ class LiteLLMTranslator(PeerTranslator):
     def _stream(self, target: str) -> Any:
         def run(events: Any, profile: dict[str, str]) -> Any:
             up = Upstream(("sse", events))
-            body = {**MINIMAL_CHAT, "model": stream_model(events), "stream": True}
+            # usage in a chat stream is opt-in (stream_options.include_usage): ask for it, as the
+            # expectation carries it, so the report shows whether LiteLLM can translate it
+            body = {**MINIMAL_CHAT, "model": stream_model(events), "stream": True, **INCLUDE_USAGE}
             return to_chat_stream(_completion(target, up, body))
 
         return run
