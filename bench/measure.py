@@ -112,17 +112,23 @@ def measure(
     max_reps: int = 20000,
     max_time: float = 5.0,
     warmup: int = 10,
+    warmup_time: float = 0.2,
 ) -> Timing:
     """Median of single calls, each on a fresh deep copy of ``payload`` made outside the timed region.
 
-    After ``warmup`` calls, repeats until both ``min_reps`` calls and ``min_time`` seconds of calls are done,
-    or ``max_reps`` calls, or ``max_time`` seconds (a slow call gets fewer repetitions). GC is off while
-    timing, as in ``timeit``. Exceptions are timed too (``outcome`` says whether the call translated).
+    After ``warmup`` calls and ``warmup_time`` seconds of untimed calls (on a shared machine the first
+    fraction of a second after a switch runs measurably slower), repeats until both ``min_reps`` calls and
+    ``min_time`` seconds of calls are done, or ``max_reps`` calls, or ``max_time`` seconds (a slow call
+    gets fewer repetitions). GC is off while timing, as in ``timeit``. Exceptions are timed too
+    (``outcome`` says whether the call translated).
     """
     outcome = outcome_of(call, payload)
-    for _ in range(max(warmup - 1, 0)):
+    warm_until = time.perf_counter() + warmup_time
+    done = 1
+    while done < warmup or time.perf_counter() < warm_until:
         with contextlib.suppress(Exception):
             call(copy.deepcopy(payload))
+        done += 1
     samples: list[int] = []
     spent = 0
     gc.collect()

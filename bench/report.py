@@ -51,10 +51,10 @@ def _unreachable(r: OpResult, peer: str, factor: float) -> str | None:
     if needed >= r.floor.median_us:
         return None
     return (
-        f"{r.op.name}: {factor:g}× {peer} would need the reference under {needed:,.1f} µs, below the "
-        f"JSON floor ({r.floor.median_us:,.1f} µs): {peer} runs at "
-        f"{r.timings[peer].median_us / r.floor.median_us:.1f}× the floor, less than one parse and dump of "
-        "the payload, so no translator that reads and checks its input can meet this target"
+        f"{r.op.name}: {factor:g}× {peer} is out of reach: {peer} takes "
+        f"{r.timings[peer].median_us / r.floor.median_us:.1f}× the JSON floor, so the reference would have "
+        f"to take {needed / r.floor.median_us:.2f}× it ({needed:,.1f} µs), less than one parse and dump of "
+        "the payload, which no translator that reads and checks its input can do"
     )
 
 

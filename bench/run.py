@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         versions.update({i.name: i.version for i in impls if i.name != "reference"})
         settings = (
             f"≥ {args.min_reps} calls and ≥ {args.min_time:g} s of calls per operation, at most "
-            f"{args.max_time:g} s; {args.warmup} warm-up calls"
+            f"{args.max_time:g} s; ≥ {args.warmup} warm-up calls and ≥ 0.2 s of them"
         )
         text = markdown(
             results=results,
