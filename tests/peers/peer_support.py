@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from toolwire.adapters import load_adapter
 from toolwire.peers import PEERS, missing_modules
+from toolwire.streams.judge import ObservedEvents
 
 REPO = Path(__file__).resolve().parents[2]
 KINDS = {"tools", "tool_choice", "request", "response", "stream", "text"}
@@ -54,26 +55,8 @@ def check_capabilities(name: str, library_dist: str) -> dict[str, Any]:
     return caps
 
 
-class CountingEvents(list):  # type: ignore[type-arg]
-    """A stream's input events that record how many have been read (as the harness's ``incremental``
-    stream check does), and whether they were read to the end."""
-
-    def __init__(self, events: list[Any]) -> None:
-        super().__init__(events)
-        self.read = 0
-        self.exhausted = False
-
-    def __iter__(self) -> Any:
-        for i in range(list.__len__(self)):
-            self.read = max(self.read, i + 1)
-            yield list.__getitem__(self, i)
-        self.exhausted = True
-
-    def __getitem__(self, index: Any) -> Any:
-        picked = range(list.__len__(self))[index]
-        last = max(picked, default=-1) if isinstance(picked, range) else picked
-        self.read = max(self.read, last + 1)
-        return list.__getitem__(self, index)
+#: a stream's input events that record how far they were read, as the harness's ``incremental`` check does
+CountingEvents = ObservedEvents
 
 
 def read_positions(name: str, case: str, target: str) -> tuple[list[int], int]:

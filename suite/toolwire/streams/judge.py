@@ -30,7 +30,7 @@ from .payload import StreamError, stream_events
 from .rechunk import STRATEGIES, rechunk
 from .validate import stream_wire_errors
 
-__all__ = ["VARIANTS", "run_stream_check", "stream_variants"]
+__all__ = ["VARIANTS", "ObservedEvents", "run_stream_check", "stream_variants"]
 
 VARIANTS = tuple(f"rechunk={s}" for s in STRATEGIES) + ("incremental",)
 TOLERANCE = 1
@@ -152,8 +152,9 @@ def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
     return _judge_output(check, answer.payload, answer.duration_ms, compare_events=not variant, label=label)
 
 
-class _ObservedEvents(list):  # type: ignore[type-arg]
-    """The input list handed to an in-process implementation: records how far it has been read."""
+class ObservedEvents(list):  # type: ignore[type-arg]
+    """The input list handed to an in-process implementation: records how far it has been read (``read``:
+    how many events, ``exhausted``: iterated to its end)."""
 
     def __init__(self, events: list[Any]) -> None:
         super().__init__(events)
@@ -182,7 +183,7 @@ def _python_trace(
 ) -> list[list[Any]]:
     import copy
 
-    observed = _ObservedEvents(copy.deepcopy(events))
+    observed = ObservedEvents(copy.deepcopy(events))
     n = len(events)
     steps: list[list[Any]] = [[] for _ in range(n + 1)]
     out = impl.translate_stream(source, target, observed, dict(profile))
