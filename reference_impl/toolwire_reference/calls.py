@@ -22,6 +22,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ._json import copy_json
 from .errors import Segments, TranslationError, fail, pointer
 
 # --------------------------------------------------------------------------------------------------
@@ -88,7 +89,7 @@ def read_arguments_object(value: Any, path: Segments) -> dict:
     """
     if not isinstance(value, dict):
         raise _invalid_arguments("must be a JSON object", path)
-    return _copy(value)
+    return copy_json(value)
 
 
 def set_arguments(part: dict, args: dict | RawArguments) -> dict:
@@ -122,15 +123,7 @@ def arguments_for_object(part: Mapping[str, Any], fallback_path: Segments | str 
         if where is None:
             where = fallback_path if isinstance(fallback_path, str) else pointer(fallback_path)
         raise _invalid_arguments("are not a JSON object, and the target needs an object", where)
-    return _copy(part.get("arguments", {}))
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
+    return copy_json(part.get("arguments", {}))
 
 
 # --------------------------------------------------------------------------------------------------
