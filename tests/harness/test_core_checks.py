@@ -90,12 +90,8 @@ def test_corpus_hash_follows_the_definition(tmp_path: Path, corpus_dir: Path) ->
     assert load_corpus(corpus_dir).hash != h.hexdigest()
 
 
-def test_bundled_corpus_loads_fast() -> None:
-    import time
-
-    start = time.perf_counter()
-    corpus = load_corpus()
-    assert time.perf_counter() - start < 2.0
+def test_bundled_corpus_loads() -> None:
+    corpus = load_corpus()  # its load time is the benchmark's business (bench/), never a test's
     assert corpus.root == paths.corpus_dir()
     assert len({c.id for c in corpus.checks()}) == len(corpus.checks())
 
