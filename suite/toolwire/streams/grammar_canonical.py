@@ -11,22 +11,17 @@ every block is closed, with a ``stop_reason`` of the canonical response's vocabu
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from .. import paths
 from .grammar import Grammar, describe
 
-STOP_REASONS = (
-    "end_turn",
-    "max_tokens",
-    "stop_sequence",
-    "tool_use",
-    "content_filter",
-    "refusal",
-    "pause_turn",
-    "context_window_exceeded",
-    "malformed_tool_call",
-    "error",
-    "other",
+#: the canonical response's stop reasons, read from its schema (one list for the corpus and the harness)
+STOP_REASONS = tuple(
+    json.loads((paths.schemas_dir() / "canonical" / "response.schema.json").read_bytes())["properties"][
+        "stop_reason"
+    ]["enum"]
 )
 DELTA_BLOCK = {"text_delta": "text", "thinking_delta": "thinking", "tool_call_delta": "tool_call"}
 
