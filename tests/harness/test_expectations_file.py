@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 from core_support import make_corpus
+from toolwire.checks import CheckResult
 from toolwire.corpus import load_corpus
 from toolwire.expectations import Entry, ExpectationsError, dumps, load, main, parse, update
+from toolwire.results import check_record
 
 BASIC = '[[known-failure]]\ncase = "tools/basic"\nreason = "x"\n'
 GOOD = """\
@@ -163,21 +165,8 @@ def test_writer_is_deterministic_valid_toml(corpus) -> None:
 
 
 def rec(check, outcome: str, **extra) -> dict:
-    return {
-        "record": "check",
-        "id": check.id,
-        "case": check.case_id,
-        "area": check.area,
-        "kind": check.kind,
-        "source": check.source,
-        "target": check.target,
-        "profile": dict(check.when),
-        "level": check.level,
-        "features": list(check.features),
-        "outcome": outcome,
-        "duration_ms": 1.0,
-        **extra,
-    }
+    """The results record the harness writes for ``check`` ending in ``outcome``, plus ``extra``."""
+    return {**check_record(check, CheckResult(outcome, duration_ms=1.0)), **extra}
 
 
 def test_update_keeps_removes_narrows_and_adds(corpus) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from result_records import check_rec
 from toolwire import report_md
 from toolwire.report_md import percent, render
 from toolwire.results import read_results
@@ -72,23 +73,10 @@ def _check(
     profile: dict[str, str] | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
-    profile = profile or {}
-    suffix = "".join(f",{k}={v}" for k, v in profile.items())
-    return {
-        "record": "check",
-        "id": f"{case}[{source}>{target}{suffix}]",
-        "case": case,
-        "area": case.split("/")[0],
-        "kind": kind,
-        "source": source,
-        "target": target,
-        "profile": profile,
-        "level": level,
-        "features": features,
-        "outcome": outcome,
-        "duration_ms": 1.5,
-        **extra,
-    }
+    return check_rec(
+        case, source, target, outcome, kind=kind, level=level, features=features, profile=profile,
+        duration_ms=1.5, **extra,
+    )
 
 
 CHECKS: list[dict[str, Any]] = [

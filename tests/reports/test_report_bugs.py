@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from result_records import check_rec
 from toolwire.report_bugs import SHOWN_FINDINGS, Code, Finding, find_bugs, pointer_pattern
 from toolwire.report_md import github_anchor, render
 
@@ -24,22 +25,9 @@ def check(
     variant: str = "",
     **extra: Any,
 ) -> dict[str, Any]:
-    suffix = f",{variant}" if variant else ""
-    return {
-        "record": "check",
-        "id": f"{case}[{source}>{target}{suffix}]",
-        "case": case,
-        "area": case.split("/")[0],
-        "kind": kind,
-        "source": source,
-        "target": target,
-        "profile": {},
-        "level": level,
-        "features": list(features),
-        "outcome": outcome,
-        "duration_ms": 0,
-        **extra,
-    }
+    return check_rec(
+        case, source, target, outcome, kind=kind, level=level, features=features, variant=variant, **extra
+    )
 
 
 def diff(*lines: str) -> str:
