@@ -34,9 +34,7 @@ from typing import Any
 
 from .matchers import compare, is_matcher
 
-__all__ = ["normalize", "scoped", "RULES"]
-
-RULES = ("default", "text-shorthand", "rename", "camel-case", "lower-case")
+__all__ = ["normalize", "scoped"]
 
 Pattern = tuple[str, ...]
 _SNAKE = re.compile(r"_([a-z0-9])")
@@ -76,28 +74,32 @@ def _camel(name: str) -> str:
     return _SNAKE.sub(lambda m: m.group(1).upper(), name)
 
 
+def _default_values(rule: dict[str, Any]) -> list[Any]:
+    return rule["values"] if "values" in rule else [rule["value"]]
+
+
 class _Rewriter:
     """Apply one dialect's equivalence rules for one kind to a payload (a new value; the input is kept)."""
 
     def __init__(self, descriptor: dict[str, Any], kind: str) -> None:
         block = descriptor.get("equivalent") or {}
         self.opaque = _patterns(block.get("opaque", []))
-        self.rules = [r for r in block.get("rules", []) if kind in r.get("kinds", [kind])]
+        rules = [r for r in block.get("rules", []) if kind in r.get("kinds", [kind])]
+        self.camel_names = [frozenset(r.get("names", [])) for r in rules if r["rule"] == "camel-case"]
+        #: the other rules, each with its compiled ``at`` patterns
+        self.rules = [(r, _patterns(r["at"])) for r in rules if r["rule"] != "camel-case"]
         self.root: Any = None
 
     def run(self, payload: Any) -> Any:
-        self.root = payload
-        for rule in self.rules:
-            if rule["rule"] == "camel-case":
-                payload = self._camel(payload, (), frozenset(rule.get("names", [])), in_names=False)
-        others = [r for r in self.rules if r["rule"] != "camel-case"]
-        if others:
+        # camel-case renames member names, so it runs alone, first: the other rules' patterns use the
+        # camelCase names
+        for names in self.camel_names:
+            payload = self._camel(payload, (), names, in_names=False)
+        if self.rules:
             self.root = payload
-            payload = self._walk(payload, (), others)
+            payload = self._walk(payload, ())
         return payload
 
-    # camel-case renames member names, so it runs alone, first: the other rules' patterns use the
-    # camelCase names
     def _camel(self, node: Any, path: tuple[str, ...], names: frozenset[str], *, in_names: bool) -> Any:
         if is_matcher(node) or _any(self.opaque, path):
             return node
@@ -113,38 +115,32 @@ class _Rewriter:
             out[name] = self._camel(value, (*path, name), names, in_names=name in names and not in_names)
         return out
 
-    def _walk(self, node: Any, path: tuple[str, ...], rules: list[dict[str, Any]]) -> Any:
+    def _matching(self, name: str, path: tuple[str, ...]) -> Iterable[dict[str, Any]]:
+        """The rules of kind ``name`` whose ``at`` matches ``path``."""
+        return (r for r, at in self.rules if r["rule"] == name and _any(at, path))
+
+    def _walk(self, node: Any, path: tuple[str, ...]) -> Any:
         if is_matcher(node) or (path and _any(self.opaque, path)):
             return node
         if isinstance(node, list):
-            node = [self._walk(v, (*path, str(i)), rules) for i, v in enumerate(node)]
+            node = [self._walk(v, (*path, str(i))) for i, v in enumerate(node)]
         elif isinstance(node, dict):
             out: dict[str, Any] = {}
             for key, value in node.items():
                 sub = (*path, key)
-                value = self._walk(value, sub, rules)
-                defaults = self._defaults(sub, rules)
+                value = self._walk(value, sub)
+                defaults = [d for r in self._matching("default", sub) for d in _default_values(r)]
                 if any(_same(value, d) for d in defaults):
                     continue
                 if is_matcher(value) and any(not compare(value, d) for d in defaults):
                     value = {"$optional": value}  # an expectation that accepts the default accepts none
-                out[self._renamed(node, key, sub, rules)] = value
+                out[self._renamed(node, key, sub)] = value
             node = out
-        return self._value(node, path, rules) if path else node
+        return self._value(node, path) if path else node
 
-    def _defaults(self, path: tuple[str, ...], rules: list[dict[str, Any]]) -> list[Any]:
-        """The values that make the member at ``path`` the same as no member."""
-        found: list[Any] = []
-        for r in rules:
-            if r["rule"] == "default" and _any(_patterns(r["at"]), path):
-                found.extend(r["values"] if "values" in r else [r["value"]])
-        return found
-
-    def _renamed(
-        self, obj: dict[str, Any], key: str, path: tuple[str, ...], rules: list[dict[str, Any]]
-    ) -> str:
-        for r in rules:
-            if r["rule"] != "rename" or r["to"] in obj or not _any(_patterns(r["at"]), path):
+    def _renamed(self, obj: dict[str, Any], key: str, path: tuple[str, ...]) -> str:
+        for r in self._matching("rename", path):
+            if r["to"] in obj:
                 continue
             unless = r.get("unless")
             if unless:
@@ -154,20 +150,17 @@ class _Rewriter:
             return str(r["to"])
         return key
 
-    def _value(self, node: Any, path: tuple[str, ...], rules: list[dict[str, Any]]) -> Any:
-        for r in rules:
-            if r["rule"] == "text-shorthand" and isinstance(node, list) and len(node) == 1:
-                block = node[0]
-                if (
-                    isinstance(block, dict)
-                    and set(block) == {"type", "text"}
-                    and block["type"] in r["types"]
-                    and isinstance(block["text"], str)
-                    and _any(_patterns(r["at"]), path)
-                ):
-                    return block["text"]
-            elif r["rule"] == "lower-case" and isinstance(node, str) and _any(_patterns(r["at"]), path):
-                return node.lower()
+    def _value(self, node: Any, path: tuple[str, ...]) -> Any:
+        if isinstance(node, str) and any(self._matching("lower-case", path)):
+            return node.lower()
+        block = node[0] if isinstance(node, list) and len(node) == 1 else None
+        if (
+            isinstance(block, dict)
+            and set(block) == {"type", "text"}
+            and isinstance(block["text"], str)
+            and any(block["type"] in r["types"] for r in self._matching("text-shorthand", path))
+        ):
+            return block["text"]
         return node
 
 

@@ -146,15 +146,20 @@ def _messages(validator: Any, instance: Any, extensions: set[str] | None = None)
     return out
 
 
-def validate(dialect: str, kind: str, payload: Any, schemas: Path | None = None) -> list[str] | None:
-    """Wire-schema errors as ``"<json pointer>: <message>"``; [] when valid, None when no schema exists."""
+def _wire_validator(dialect: str, kind: str, schemas: Path | None) -> Any:
+    """The cached validator of the (dialect, kind) wire schema; None when there is no such schema."""
     root = _root(schemas).resolve()
     path = schema_path(dialect, kind, root)
     if not path.is_file():
         return None
     with _lock:
-        validator = _validator(root, path.relative_to(root).as_posix())
-    return _messages(validator, payload)
+        return _validator(root, path.relative_to(root).as_posix())
+
+
+def validate(dialect: str, kind: str, payload: Any, schemas: Path | None = None) -> list[str] | None:
+    """Wire-schema errors as ``"<json pointer>: <message>"``; [] when valid, None when no schema exists."""
+    validator = _wire_validator(dialect, kind, schemas)
+    return None if validator is None else _messages(validator, payload)
 
 
 def validate_tolerant(
@@ -163,13 +168,10 @@ def validate_tolerant(
     """Like :func:`validate`, for what a client reads (responses, stream events): members the schema does
     not know (vendor extensions, fields newer than the schema) and null members are not errors; the
     unknown members' pointers come back as the second item. None when no schema exists."""
-    root = _root(schemas).resolve()
-    path = schema_path(dialect, kind, root)
-    if not path.is_file():
+    validator = _wire_validator(dialect, kind, schemas)
+    if validator is None:
         return None
     extensions: set[str] = set()
-    with _lock:
-        validator = _validator(root, path.relative_to(root).as_posix())
     return _messages(validator, payload, extensions), extensions
 
 
