@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from . import equivalence, matchers, wire
@@ -17,6 +18,7 @@ __all__ = [
     "READ_BY_CLIENTS",
     "WireVerdict",
     "comparable",
+    "read_by_client",
     "CheckResult",
     "applicable",
     "judge",
@@ -94,7 +96,7 @@ READ_BY_CLIENTS = frozenset({"response", "stream"})
 
 @dataclass
 class WireVerdict:
-    """An output ready to judge: its wire validity and the members a client tolerates in it."""
+    """An output's wire validity, and (for an output a client reads) the members a client tolerates."""
 
     wire_valid: bool | None
     wire_errors: list[str]
@@ -123,15 +125,20 @@ class WireVerdict:
         return value is None or value is False or value == "" or (type(value) in (int, float) and value == 0)
 
 
+def read_by_client(dialect: str, kind: str, payload: Any, schemas: Path | None = None) -> WireVerdict:
+    """The wire verdict of an output a client reads (a response, an accumulated stream): unknown and
+    null members are no wire errors, and ``tolerate`` knows the extensions."""
+    found = wire.validate_tolerant(dialect, kind, payload, schemas=schemas)
+    if found is None:
+        return WireVerdict(None, [], set())
+    return WireVerdict(not found[0], found[0], found[1], wire.declared_names(dialect, kind, schemas=schemas))
+
+
 def _wire(check: Check, payload: Any, dialect: str | None = None) -> WireVerdict:
     dialect = dialect or check.target
     try:
         if check.kind in READ_BY_CLIENTS:
-            found = wire.validate_tolerant(dialect, check.kind, payload, schemas=check.schemas_root)
-            if found is None:
-                return WireVerdict(None, [])
-            declared = wire.declared_names(dialect, check.kind, schemas=check.schemas_root)
-            return WireVerdict(not found[0], found[0], found[1], declared)
+            return read_by_client(dialect, check.kind, payload, check.schemas_root)
         errors = wire.validate(dialect, check.kind, payload, schemas=check.schemas_root)
     except Exception as exc:  # a broken schema must not be blamed on the implementation
         return WireVerdict(None, [f"wire schema unusable: {exc}"])

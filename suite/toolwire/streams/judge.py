@@ -52,22 +52,9 @@ def _wire_errors(check: Any, events: list[Any]) -> list[str] | None:
     return stream_wire_errors(check.target, events, schemas=check.schemas_root)
 
 
-def _tolerated(check: Any, accumulated: Any) -> Any:
-    """What a client ignores in an accumulated body: empty members and those the target's ``response``
-    schema does not know (as for the ``response`` kind, ``toolwire.checks``)."""
-    from .. import wire
-    from ..checks import WireVerdict
-
-    found = wire.validate_tolerant(check.target, "response", accumulated, schemas=check.schemas_root)
-    if found is None:
-        return WireVerdict(None, [], set()).tolerate
-    declared = wire.declared_names(check.target, "response", schemas=check.schemas_root)
-    return WireVerdict(None, [], found[1], declared).tolerate
-
-
 def _judge_output(check: Any, output: Any, ms: float, *, compare_events: bool, label: str = "") -> Any:
     from .. import wire
-    from ..checks import CheckResult, WireVerdict, comparable
+    from ..checks import CheckResult, WireVerdict, comparable, read_by_client
     from ..matchers import compare, format_diff
 
     exp = check.expectation
@@ -94,7 +81,8 @@ def _judge_output(check: Any, output: Any, ms: float, *, compare_events: bool, l
     else:
         if "accumulated" in exp:
             expected, actual = comparable(check, exp["accumulated"], accumulated)
-            found = compare(expected, actual, _tolerated(check, accumulated))
+            client = read_by_client(check.target, "response", accumulated, check.schemas_root)
+            found = compare(expected, actual, client.tolerate)
             if found:
                 problems.append(
                     f"the accumulated output differs from the expectation in {len(found)} place(s)"
