@@ -47,6 +47,7 @@ from ._common import (
     choice_tools,
     dump,
     sse_text,
+    stream_model,
     to_chat_stream,
     to_named_stream,
 )
@@ -161,7 +162,7 @@ class AnyLLMTranslator(PeerTranslator):
     def _stream(self, source: str, target: str) -> Any:
         def run(events: Any, profile: dict[str, str]) -> Any:
             up = Upstream(("sse", sse_text(events)))
-            body = {**MINIMAL[source], "model": answered_model(events), "stream": True}
+            body = {**MINIMAL[source], "model": stream_model(events), "stream": True}
             if source == "openai-chat":  # usage in a chat stream is opt-in: ask for it (_common)
                 body.update(INCLUDE_USAGE)
             chunks = _call(source, target, up, body)
