@@ -1,4 +1,4 @@
-"""The harness-facing Translator (see .contracts/harness.md, ``toolwire.protocol.Translator``)."""
+"""The harness-facing Translator (``toolwire.protocol.Translator``)."""
 
 from __future__ import annotations
 

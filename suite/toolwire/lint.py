@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from toolwire import references
 from toolwire.paths import corpus_dir, schemas_dir
 
 AREAS: tuple[str, ...] = (
@@ -37,6 +38,7 @@ _FILE_SCHEMAS = {
 }
 _CASE_SCHEMA = "case.schema.json"
 _DIALECT_SCHEMA = "dialect.schema.json"
+_PROVENANCE_SCHEMA = "captures.schema.json"
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,9 @@ class _Linter:
         self.root = root
         self.problems: list[Problem] = []
         self.schemas = schemas_dir()
+        sibling = root.parent / "schemas"
+        #: where a ``schemas/…`` reference resolves: the corpus's sibling, else the bundled schemas
+        self.ref_schemas = sibling if sibling.is_dir() else self.schemas
         self._wire: Any = None
         self._matchers: Any = None
 
@@ -166,6 +171,13 @@ class _Linter:
             self.add(path, ptr, f"not valid for {schema}: {message}")
         return not errors
 
+    def references(self, path: Path, data: Any) -> None:
+        """Every ``refs``/``sources`` entry of a corpus file resolves (toolwire.references)."""
+        for ptr, ref in references.ref_lists(data):
+            why = references.problem(ref, self.root, self.ref_schemas)
+            if why is not None:
+                self.add(path, ptr, f"dangling reference: {why}")
+
     def wire_validate(
         self, path: Path, ptr: str, dialect: str, kind: str, payload: Any
     ) -> list[str] | None | bool:
@@ -225,6 +237,7 @@ class _Linter:
         ok, data = self._vocabulary_file(path)
         if not ok or not isinstance(data, dict):
             return {}
+        self.references(path, data)
         out: dict[str, dict[str, Any]] = {}
         for key, spec in data.items():
             if not isinstance(spec, dict) or not isinstance(spec.get("values"), dict):
@@ -262,6 +275,7 @@ class _Linter:
             if not ok:
                 continue
             self.validate_file(path, _DIALECT_SCHEMA, data)
+            self.references(path, data)
             if not isinstance(data, dict):
                 continue
             if "name" in data and data["name"] != path.stem:
@@ -358,6 +372,7 @@ class _Linter:
         refs = data.get("refs")
         if not isinstance(refs, list) or not any(isinstance(r, str) and r.strip() for r in refs):
             self.add(path, "/refs", "every case needs `refs`: the docs, captures or issues it is based on")
+        self.references(path, data)
 
         kind = data.get("kind")
         source = data.get("source")
@@ -493,6 +508,46 @@ class _Linter:
                 continue
             self.add(path, base + ptr, f"not valid for the {dialect} wire schema ({kind}): {message}")
 
+    # -- prose and captures ------------------------------------------------------------------------------
+
+    def markdown(self) -> None:
+        """Every repository path the corpus's Markdown names (links, ``corpus/…`` in prose) exists."""
+        for path in sorted(self.root.rglob("*.md")):
+            if any(part.startswith(".") for part in path.relative_to(self.root).parts):
+                continue
+            folder = "corpus/" + path.parent.relative_to(self.root).as_posix()
+            text = path.read_text(encoding="utf-8", errors="replace")
+            for line, ref in references.repository_paths(text, folder.rstrip("/.")):
+                why = references.problem(ref, self.root, self.ref_schemas)
+                if why is not None:
+                    self.add(path, "", f"line {line}: dangling reference: {why}")
+
+    def captures(self) -> None:
+        """captures/provenance.json lists every capture file exactly once, and only files that exist."""
+        folder = self.root / "captures"
+        if not folder.is_dir():
+            return
+        path = folder / "provenance.json"
+        if not path.is_file():
+            self.add(path, "", "missing: every capture needs its origin, licence and status")
+            return
+        ok, data = self.load_json(path)
+        if not ok or not self.validate_file(path, _PROVENANCE_SCHEMA, data):
+            return
+        listed: dict[str, int] = {}
+        for i, entry in enumerate(data["captures"]):
+            name = entry["file"]
+            if name in listed:
+                where = pointer("captures", i, "file")
+                self.add(path, where, f"{name!r} is listed twice (first at /captures/{listed[name]})")
+            listed.setdefault(name, i)
+            if not (folder / name).is_file():
+                self.add(path, pointer("captures", i, "file"), f"{name!r} does not exist under captures/")
+        for file in sorted(folder.rglob("*")):
+            rel = file.relative_to(folder).as_posix()
+            if file.is_file() and file.suffix != ".md" and rel != "provenance.json" and rel not in listed:
+                self.add(file, "", "a capture without provenance: add it to captures/provenance.json")
+
     # -- all ------------------------------------------------------------------------------------------------
 
     def run(self) -> list[Problem]:
@@ -502,6 +557,8 @@ class _Linter:
         profiles = self.profiles()
         dialects = self.dialects(features)
         covered = self.cases(features, errors, profiles, dialects)
+        self.markdown()
+        self.captures()
         for key, index in features.items():
             if key not in covered:
                 self.add(

@@ -131,13 +131,12 @@ def edit(path: Path, change: Callable[[Any], Any]) -> None:
 
 @pytest.fixture
 def corpus(tmp_path: Path) -> Path:
-    """A small clean corpus: the shipped vocabularies and dialect descriptors, two features, two cases."""
+    """A small clean corpus: the shipped vocabularies, descriptors, documents and captures, two features,
+    two cases."""
     root = tmp_path / "corpus"
-    root.mkdir()
+    # the shipped corpus without its cases: descriptors and profiles cite its documents and captures
+    shutil.copytree(REAL, root, ignore=shutil.ignore_patterns("cases"))
     (root / "VERSION").write_text("1.2.3\n", encoding="utf-8")
-    shutil.copy(REAL / "errors.json", root / "errors.json")
-    shutil.copy(REAL / "profiles.json", root / "profiles.json")
-    shutil.copytree(REAL / "dialects", root / "dialects")
     for descriptor in (root / "dialects").glob("*.json"):  # their `judged` names features of the real corpus
         edit(descriptor, lambda d: d.pop("judged", None))
     write(root / "features.json", FEATURES)
@@ -278,6 +277,66 @@ def test_every_case_needs_refs(corpus: Path) -> None:
     assert "cases/choice/auto.json:/refs: every case needs `refs`" in one(corpus, "every case needs `refs`")
     edit(corpus / "cases/choice/auto.json", lambda c: c.pop("refs"))
     assert one(corpus, "every case needs `refs`").startswith("cases/choice/auto.json:/refs:")
+
+
+def test_refs_resolve_to_a_url_or_a_path_that_exists(corpus: Path) -> None:
+    refs = [
+        "https://example.com/docs",
+        "corpus/captures/anthropic/01_tool_choice_auto.request.json",
+        "corpus/RULES.md#tool-choice-tool_choice",
+        "corpus/RULES.md#Tool choice (`tool_choice`)",
+        "corpus/profiles.json#openai.strict",
+        "schemas/case.schema.json",
+    ]
+    edit(corpus / "cases/choice/auto.json", lambda c: c.update(refs=refs))
+    assert lint(corpus) == []
+    broken = [
+        "captures/anthropic/01_tool_choice_auto.request.json",  # not from the top of the repository
+        "../beside/NOTES.md#Ids",
+        "/etc/passwd",
+        "corpus/RULES.md#no-such-heading",
+        "corpus/profiles.json#no.such.key",
+        "ftp://example.com/x",
+        "https://example.com/docs (a quote after the URL)",
+    ]
+    edit(corpus / "cases/choice/auto.json", lambda c: c.update(refs=broken))
+    found = [line for line in lines(corpus) if "dangling reference" in line]
+    assert [line.split(":", 2)[1] for line in found] == [f"/refs/{i}" for i in range(len(broken))], found
+    assert "does not exist in the repository" in found[0]
+    assert "leaves the repository" in found[1] and "leaves the repository" in found[2]
+    assert "no heading 'no-such-heading'" in found[3]
+    assert "no member 'no.such.key'" in found[4]
+
+
+def test_descriptor_and_profile_sources_resolve(corpus: Path) -> None:
+    edit(corpus / "dialects/anthropic.json", lambda d: d["tool_name"]["sources"].append("notes/x.txt"))
+    edit(corpus / "profiles.json", lambda p: p["openai.strict"]["refs"].append("PLAN.md"))
+    assert one(corpus, "notes/x.txt").startswith("dialects/anthropic.json:/tool_name/sources/")
+    assert one(corpus, "'PLAN.md'").startswith("profiles.json:/openai.strict/refs/")
+
+
+def test_markdown_paths_resolve(corpus: Path) -> None:
+    rules = corpus / "RULES.md"
+    rules.write_text(
+        rules.read_text(encoding="utf-8")
+        + "\nSee [the captures](captures/README.md), [gone](captures/nope.md) and corpus/captures/gone.sse.\n",
+        encoding="utf-8",
+    )
+    found = [line for line in lines(corpus) if "dangling reference" in line]
+    assert len(found) == 2 and all(line.startswith("RULES.md: line ") for line in found), found
+    assert "'corpus/captures/nope.md'" in found[0] and "'corpus/captures/gone.sse'" in found[1]
+
+
+def test_every_capture_has_provenance(corpus: Path) -> None:
+    (corpus / "captures/anthropic/99_new.response.json").write_text("{}", encoding="utf-8")
+    assert one(corpus, "without provenance").startswith("captures/anthropic/99_new.response.json:")
+    (corpus / "captures/anthropic/99_new.response.json").unlink()
+    edit(corpus / "captures/provenance.json", lambda p: p["captures"].append(dict(p["captures"][0])))
+    assert "is listed twice" in one(corpus, "listed twice")
+    edit(corpus / "captures/provenance.json", lambda p: p["captures"][-1].update(file="anthropic/gone.json"))
+    assert one(corpus, "does not exist under captures/").startswith("captures/provenance.json:/captures/")
+    edit(corpus / "captures/provenance.json", lambda p: p["captures"][-1].update(licence="GPL-3.0"))
+    assert "captures.schema.json" in one(corpus, "licence")
 
 
 def test_unknown_profile_key(corpus: Path) -> None:

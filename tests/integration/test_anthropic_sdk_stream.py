@@ -6,20 +6,17 @@ accumulator reads into the same two tool calls. Offline: the bytes go through an
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from captures import CAPTURES
 
 anthropic = pytest.importorskip("anthropic")
 _base = pytest.importorskip("anthropic._base_client")
 httpx = getattr(_base, "httpx2", None) or pytest.importorskip("httpx")
 
-CAPTURES = Path(
-    os.environ.get("TOOLWIRE_REAL_CAPTURES", Path(__file__).resolve().parents[3] / "shared" / "real-captures")
-)
 SOURCE = CAPTURES / "openai-chat" / "09_stream_parallel_tool_calls.sse"
 
 
@@ -38,7 +35,6 @@ def _chat_calls(path: Path) -> list[tuple[str, str, dict]]:
     return [(c["id"], c["name"], json.loads(c["arguments"])) for _, c in sorted(calls.items())]
 
 
-@pytest.mark.skipif(not SOURCE.is_file(), reason="real captures not available")
 def test_anthropic_sdk_accumulates_the_translated_parallel_stream() -> None:
     run = subprocess.run(
         [

@@ -6,18 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from captures import CAPTURES
 from toolwire_reference import TranslationError, translate
 from toolwire_reference.rules import DIALECTS
 
-CAPTURES = Path("/work/shared/real-captures")
-if not CAPTURES.is_dir():  # the captures live next to the repository
-    CAPTURES = Path(__file__).resolve().parents[3] / "shared" / "real-captures"
 PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini")
-FILES = (
-    sorted((dialect, path) for dialect in PROVIDERS for path in (CAPTURES / dialect).glob("*.request*.json"))
-    if CAPTURES.is_dir()
-    else []
-)
+FILES = sorted((d, path) for d in PROVIDERS for path in (CAPTURES / d).glob("*.request*.json"))
 
 # Documented refusals under the default profile (corpus/RULES.md, "Requests").
 EXPECTED_ERRORS = {
@@ -38,8 +32,6 @@ EXPECTED_ERRORS = {
         "anthropic",
     ),
 }
-
-pytestmark = pytest.mark.skipif(not FILES, reason="real-captures not available")
 
 
 def _expected(path: Path, target: str):

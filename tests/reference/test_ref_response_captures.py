@@ -2,13 +2,12 @@
 
 import copy
 import json
-from pathlib import Path
 
 import pytest
+from captures import CAPTURES
 from ref_helpers import run
 from toolwire_reference.rules import DIALECTS
 
-CAPTURES = Path(__file__).resolve().parents[3] / "shared" / "real-captures"
 PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini")
 EXTRA = {
     "gemini": ["11_response_single_function_call_gemini3.json"],
@@ -34,9 +33,6 @@ def _captures():
 CAPTURED = _captures()
 VALID = [p for p in CAPTURED if not _is_error_body(p.values[1])]
 ERRORS = [p for p in CAPTURED if _is_error_body(p.values[1])]
-
-if not CAPTURES.is_dir():  # pragma: no cover - the captures live next to the repository
-    pytest.skip("real captures not available", allow_module_level=True)
 
 
 # ---- what each target's SDK requires ------------------------------------------------------------

@@ -11,7 +11,6 @@ from toolwire.streams.accumulate import accumulate
 from toolwire.streams.grammar import Violation, check_stream
 from toolwire.streams.payload import StreamError
 
-needs = stream_captures.needs_captures
 CAPTURED = {label: events for label, _, events in stream_captures.streams()}
 
 
@@ -244,31 +243,26 @@ def run(case: tuple, base: list, dialect: str) -> None:
     assert str(violation).startswith("end of stream" if index is None else f"event {index}:")
 
 
-@needs
 @pytest.mark.parametrize("case", ANTHROPIC, ids=[c[0] for c in ANTHROPIC])
 def test_anthropic_rules(case: tuple) -> None:
     run(case, capture("anthropic/13"), "anthropic")
 
 
-@needs
 @pytest.mark.parametrize("case", CHAT, ids=[c[0] for c in CHAT])
 def test_openai_chat_rules(case: tuple) -> None:
     run(case, capture("openai-chat/09"), "openai-chat")
 
 
-@needs
 @pytest.mark.parametrize("case", RESPONSES, ids=[c[0] for c in RESPONSES])
 def test_openai_responses_rules(case: tuple) -> None:
     run(case, capture("openai-responses/12"), "openai-responses")
 
 
-@needs
 @pytest.mark.parametrize("case", GEMINI, ids=[c[0] for c in GEMINI])
 def test_gemini_rules(case: tuple) -> None:
     run(case, capture("gemini/10"), "gemini")
 
 
-@needs
 def test_gemini_vertex_streamed_call_must_close() -> None:
     events = capture("gemini/13")
     violation = first(drop(3)(events), "gemini")

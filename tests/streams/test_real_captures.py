@@ -12,7 +12,6 @@ from toolwire.streams.accumulate import accumulate
 from toolwire.streams.grammar import check_stream
 
 STREAMS = stream_captures.streams()
-pytestmark = stream_captures.needs_captures
 
 
 def by_label(prefix: str) -> tuple[str, list]:

@@ -13,7 +13,6 @@ from toolwire.streams.sse import events_from_sse, sse_from_events
 STREAMS = stream_captures.streams()
 
 
-@stream_captures.needs_captures
 @pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("label,dialect,events", STREAMS, ids=[s[0] for s in STREAMS])
 def test_rechunked_capture_is_valid_and_accumulates_the_same(label, dialect, events, strategy) -> None:

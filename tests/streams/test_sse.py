@@ -105,7 +105,6 @@ def test_write_then_read_round_trip(newline: str) -> None:
     )
 
 
-@stream_captures.needs_captures
 @pytest.mark.parametrize("dialect,path", stream_captures.sse_files(), ids=lambda v: str(v).split("/")[-1])
 def test_every_real_sse_capture_parses_whole_and_byte_by_byte(dialect: str, path) -> None:
     raw = path.read_bytes()

@@ -16,8 +16,6 @@ from toolwire.checks import run_check
 from toolwire.corpus import load_corpus
 from toolwire.streams.accumulate import accumulate
 
-pytestmark = stream_captures.needs_captures
-
 TRANSLATORS = '''
 from toolwire.protocol import TranslationRefusal
 

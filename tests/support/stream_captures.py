@@ -1,17 +1,13 @@
-"""The real streams of ../shared/real-captures as (name, dialect, events) triples: the one loader the
+"""The real streams of corpus/captures as (name, dialect, events) triples: the one loader the
 stream tests (tests/streams) and the reference's stream tests (tests/reference) share."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+from captures import CAPTURES
 from toolwire.streams.payload import events_from_jsonl, split_streams
 from toolwire.streams.sse import events_from_sse
-
-CAPTURES = Path(
-    os.environ.get("TOOLWIRE_REAL_CAPTURES", Path(__file__).resolve().parents[3] / "shared" / "real-captures")
-)
 
 FILES = {
     "openai-chat": [
@@ -44,10 +40,6 @@ FILES = {
 }
 
 
-def available() -> bool:
-    return CAPTURES.is_dir()
-
-
 def sse_files() -> list[tuple[str, Path]]:
     return [(d, CAPTURES / d / f) for d, files in FILES.items() for f in files if f.endswith(".sse")]
 
@@ -55,8 +47,6 @@ def sse_files() -> list[tuple[str, Path]]:
 def streams() -> list[tuple[str, str, list]]:
     """Every recorded stream; multi-stream recordings are split (``name#k``)."""
     out: list[tuple[str, str, list]] = []
-    if not available():
-        return out
     for dialect, files in FILES.items():
         for name in files:
             path = CAPTURES / dialect / name
@@ -69,12 +59,3 @@ def streams() -> list[tuple[str, str, list]]:
                 label = f"{dialect}/{name}" + (f"#{k}" if len(parts) > 1 else "")
                 out.append((label, dialect, part))
     return out
-
-
-def _needs() -> object:
-    import pytest
-
-    return pytest.mark.skipif(not available(), reason=f"real captures not found at {CAPTURES}")
-
-
-needs_captures = _needs()

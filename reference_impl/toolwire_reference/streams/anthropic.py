@@ -1,7 +1,7 @@
 """Anthropic Messages streams: ``message_start`` (``content: []``, usage) → per block
 ``content_block_start`` / ``content_block_delta``… / ``content_block_stop`` → ``message_delta``
 (``stop_reason``, usage) → ``message_stop``; ``ping`` anywhere; ``error`` ends the stream. Every event
-carries its SSE event name (the SDK dispatches on it). Real streams: real-captures/anthropic/11–15.
+carries its SSE event name (the SDK dispatches on it). Real streams: corpus/captures/anthropic/11–15.
 
 Decoding: ``text`` / ``thinking`` (``signature_delta`` → the block's signature) / ``tool_use`` blocks
 (``partial_json`` fragments pass through; the first is usually ``""``; a tool without arguments sends

@@ -1,6 +1,6 @@
 """What every stream transcoder shares: the decoder and encoder bases, the thinking filter, errors.
 
-A **decoder** reads one dialect's stream events (``{"event"?, "data"}``, .contracts/issue4.md) and
+A **decoder** reads one dialect's stream events (``{"event"?, "data"}``, corpus/RULES.md, "Streams") and
 returns canonical stream events (plain dicts, the ``data`` of a canonical event); an **encoder** reads
 canonical events and returns the target dialect's events. Both are incremental: ``feed(event)`` returns
 what that event lets them emit *now*, ``close()`` what is left at the end of the input. State is a few

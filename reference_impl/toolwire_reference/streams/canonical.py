@@ -1,4 +1,4 @@
-"""The canonical stream on the wire (.contracts/issue4.md): events ``{"data": {...}}`` without names.
+"""The canonical stream on the wire (corpus/RULES.md, "Streams"): events ``{"data": {...}}`` without names.
 
 Decoding checks each event's shape and the block bookkeeping (a delta for an open block of its kind,
 ``message_end`` after every block is closed) and passes it on; encoding writes the events as they are,

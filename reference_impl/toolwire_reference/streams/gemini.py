@@ -1,6 +1,6 @@
 """Gemini ``streamGenerateContent?alt=sse`` streams: every event is a whole ``GenerateContentResponse``
 chunk, no event names, no ``[DONE]``; ``finishReason`` on the last chunk (often with an empty text part).
-Real streams: real-captures/gemini/09, 10, 12 (Gemini 3, ``thoughtSignature`` next to the call), 13
+Real streams: corpus/captures/gemini/09, 10, 12 (Gemini 3, ``thoughtSignature`` next to the call), 13
 (Vertex AI streamed arguments).
 
 Decoding reads ``candidates[0]``: text parts (consecutive ones are one block), thought parts (thinking,

@@ -1,5 +1,5 @@
 """OpenAI Chat Completions streams: ``chat.completion.chunk`` objects, no SSE event names,
-``data: [DONE]`` last. Real streams: real-captures/openai-chat/08–12 (12 and 11 are the 2026 form, with
+``data: [DONE]`` last. Real streams: corpus/captures/openai-chat/08–12 (12 and 11 are the 2026 form, with
 ``usage: null`` on every chunk and an ``obfuscation`` member, both ignored).
 
 Decoding reads ``choices[0]`` (as the ``response`` kind): ``delta.content`` and ``delta.refusal``
@@ -9,7 +9,7 @@ DeepSeek-style extension), ``delta.tool_calls`` keyed by ``index`` (the first fr
 may alternate (they are keyed only by ``index``). A call's block closes as soon as its argument text is a
 complete JSON object (a later non-blank fragment for it would make it invalid: ``stream.invalid_event``),
 else when the choice finishes, so targets with one open block (Anthropic) can start the next call at once
-when calls come one after the other, as OpenAI sends them (real-captures/openai-chat/09).
+when calls come one after the other, as OpenAI sends them (corpus/captures/openai-chat/09).
 ``finish_reason`` closes the blocks; the message ends at ``[DONE]`` (after the optional usage-only chunk
 ``choices: []``), or at the end of the input when ``finish_reason`` was seen. An ``{"error": …}`` chunk
 is a canonical ``error``.

@@ -1,7 +1,7 @@
 """OpenAI Responses streams: ``response.created`` → ``response.in_progress`` → per output item
 ``response.output_item.added`` → its deltas and ``*.done`` events → ``response.output_item.done`` →
 ``response.completed`` (``.incomplete``, ``.failed``); the SSE event name equals ``data.type``, no
-``[DONE]``. Real streams: real-captures/openai-responses/09, 10 (2025-03, no ``sequence_number``), 14
+``[DONE]``. Real streams: corpus/captures/openai-responses/09, 10 (2025-03, no ``sequence_number``), 14
 (2025-09), 11, 12 (2025-12 / 2026-02, ``obfuscation`` members, ignored).
 
 Decoding: ``function_call`` items (canonical id = ``call_id``; the ``fc_…`` item id travels as the

@@ -4,7 +4,7 @@ Reading (:func:`read_sse`) is incremental over lines: lines end with LF, CRLF or
 comment; ``field: value`` loses one space after the colon; ``data`` lines join with ``"\\n"``; a blank
 line dispatches the pending message (none without data); at the end of the input a pending message with
 data is dispatched too (real streams end without the last blank line:
-real-captures/anthropic/13_stream_text_then_tool_use.sse). Each message becomes a stream event
+corpus/captures/anthropic/13_stream_text_then_tool_use.sse). Each message becomes a stream event
 ``{"event"?, "data"}``: ``data`` JSON-decoded (spaces around the JSON are allowed: Anthropic pads it),
 except OpenAI's ``[DONE]``, kept as the string. Writing (:func:`write_sse`) gives one message per event.
 """

@@ -1,7 +1,7 @@
 """Streams (issue 4, harness side): SSE framing (:mod:`.sse`), a grammar per dialect (:mod:`.grammar` and
 ``grammar_<dialect>``), accumulators (:mod:`.accumulate`), re-chunking (:mod:`.rechunk`), the
 incrementality measure (:mod:`.incremental`), per-event wire validation (:mod:`.validate`) and the judging
-of ``stream`` checks (:mod:`.judge`). Payload model: ``.contracts/issue4.md``."""
+of ``stream`` checks (:mod:`.judge`). Payload model: ``corpus/RULES.md, "Streams"``."""
 
 from .accumulate import accumulate
 from .grammar import Violation, check_stream

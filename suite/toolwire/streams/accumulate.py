@@ -1,5 +1,5 @@
 """Accumulators: a stream of one dialect -> that dialect's NON-streaming response body, so a stream case
-states its expected result once (``accumulated``, ``.contracts/issue4.md``).
+states its expected result once (``accumulated``, ``corpus/RULES.md, "Streams"``).
 
 One small class per dialect over a shared engine (:class:`Accumulator`: ``feed(event)`` then
 ``result()``). Besides building the body, ``feed`` returns the event's content *fragments* (text, thinking,

@@ -8,8 +8,8 @@ event name, equal to ``data.type``: the anthropic SDK dispatches on the event na
 (anthropic-sdk-python ``_streaming.py``). Deltas must fit their block (``text_delta``/``citations_delta``
 → text, ``input_json_delta`` → tool_use, ``thinking_delta``/``signature_delta`` → thinking); a tool_use
 block starts with ``input: {}`` and its ``partial_json`` fragments join to ``""`` (no arguments,
-real-captures/anthropic/15) or a JSON object. Based on real-captures/anthropic/11, 12, 13, 14, 15 and
-CONSTRAINTS.md §3 "Streaming".
+corpus/captures/anthropic/15) or a JSON object. Based on corpus/captures/anthropic/11, 12, 13, 14, 15 and
+the Messages API reference.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Canonical stream grammar (``.contracts/issue4.md``).
+"""Canonical stream grammar (``corpus/RULES.md, "Streams"``).
 
 ``message_start`` first → blocks → ``message_end`` last (or ``error``, which ends the stream). Events
 have no SSE name and no ``[DONE]``. A block's index is its position in the final content: a new block

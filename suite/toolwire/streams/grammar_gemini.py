@@ -1,12 +1,12 @@
 """Gemini ``streamGenerateContent?alt=sse`` grammar.
 
 Every event is a whole ``GenerateContentResponse`` chunk: no SSE event name, no ``[DONE]``
-(real-captures/gemini/09, 10; CONSTRAINTS.md §4 "Streaming"). A ``functionCall`` part is whole (a
+(corpus/captures/gemini/09, 10; the Gemini API reference). A ``functionCall`` part is whole (a
 ``name``, ``args`` an object when present) — except Vertex AI's streamed arguments
 (``streamFunctionCallArguments``): a ``functionCall`` with ``name`` and ``willContinue: true`` opens a
 call, parts with ``partialArgs`` continue it, and an empty ``functionCall: {}`` closes it
-(real-captures/gemini/13). The ``finishReason`` of a candidate comes on its last chunk: no chunk follows
-the one where every candidate has finished (real-captures/gemini/09, 12: the last chunk, often an empty
+(corpus/captures/gemini/13). The ``finishReason`` of a candidate comes on its last chunk: no chunk follows
+the one where every candidate has finished (corpus/captures/gemini/09, 12: the last chunk, often an empty
 text part, carries it). A chunk ``{"error": …}`` ends the stream. A stream whose candidates never finish
 is truncated. A chunk may instead carry only ``promptFeedback`` (a blocked prompt), which ends it.
 """

@@ -8,8 +8,8 @@ carries ``id`` and ``function.name``; later fragments carry only ``index`` and `
 would be doubled); ``finish_reason`` is set once, after which the choice sends nothing. An optional
 usage-only chunk (``choices: []`` + ``usage``) comes after every finish_reason. ``data: [DONE]`` is the
 last event. An ``{"error": …}`` object ends the stream (then ``[DONE]`` may follow). Based on
-real-captures/openai-chat/08, 09 (parallel), 10, 11, 12 (2026: ``usage: null`` on every chunk) and
-CONSTRAINTS.md §1.
+corpus/captures/openai-chat/08, 09 (parallel), 10, 11, 12 (2026: ``usage: null`` on every chunk) and
+the Chat Completions API reference.
 """
 
 from __future__ import annotations

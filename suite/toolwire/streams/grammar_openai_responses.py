@@ -10,10 +10,10 @@
 ``output_item.done`` with the same arguments. Text: ``content_part.added`` → ``output_text.delta``… →
 ``output_text.done`` (the joined text) → ``content_part.done``. Deltas name their item by ``item_id`` and
 ``output_index``. ``sequence_number``, when the first event has one, is on every event and increases
-(absent in the 2025-03 recordings, present since 2025-09: real-captures/openai-responses/09, 10 vs 11,
+(absent in the 2025-03 recordings, present since 2025-09: corpus/captures/openai-responses/09, 10 vs 11,
 12, 14). The SSE event name, when sent, equals ``data.type``; there is no ``[DONE]``. Other
 ``response.*`` event types are accepted (the API adds new ones). ``.done`` events need not repeat
-``name`` (none of the recordings does, although the spec lists it: CONSTRAINTS.md §2).
+``name`` (none of the recordings does, although the spec lists it: the Responses API reference).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Stream payloads: a list of ``{"event"?, "data"}`` events, or ``{"sse": "<raw SSE text>"}`` (framing
-cases), per ``.contracts/issue4.md``; and the framing-stripped ``*.chunks.jsonl`` recordings."""
+cases), per ``corpus/RULES.md, "Streams"``; and the framing-stripped ``*.chunks.jsonl`` recordings."""
 
 from __future__ import annotations
 
@@ -38,9 +38,9 @@ def stream_events(payload: Any) -> list[dict[str, Any]]:
 
 
 def events_from_jsonl(text: str, dialect: str) -> list[dict[str, Any]]:
-    """Events of a recording that kept one ``data`` JSON per line (vercel/ai ``*.chunks.txt``, see
-    real-captures/SOURCES.md): the event names the SSE framing carried are restored as ``data.type`` for
-    the dialects that send them (Anthropic, Responses)."""
+    """Events of a recording that kept one ``data`` JSON per line (vercel/ai ``*.chunks.txt``,
+    ``framing-stripped`` in corpus/captures/provenance.json): the event names the SSE framing carried are
+    restored as ``data.type`` for the dialects that send them (Anthropic, Responses)."""
     events: list[dict[str, Any]] = []
     for line in text.splitlines():
         if not line.strip():
@@ -54,7 +54,7 @@ def events_from_jsonl(text: str, dialect: str) -> list[dict[str, Any]]:
 
 
 def split_streams(events: list[dict[str, Any]], dialect: str) -> list[list[dict[str, Any]]]:
-    """Split consecutive streams recorded back to back (real-captures/openai-responses/11 holds the four
+    """Split consecutive streams recorded back to back (corpus/captures/openai-responses/11 holds the four
     streams of a multi-step run) at each ``response.created`` / ``message_start``."""
     first = {
         "openai-responses": "response.created",

@@ -1,5 +1,5 @@
 """Server-sent events, read and written per the WHATWG HTML standard ("Server-sent events", §9.2.6
-"Interpreting an event stream"), plus the stream payload model of ``.contracts/issue4.md``.
+"Interpreting an event stream"), plus the stream payload model of ``corpus/RULES.md, "Streams"``.
 
 Reading: the byte stream is UTF-8 decoded incrementally (a chunk may end inside a multi-byte character;
 invalid bytes become U+FFFD, a leading BOM is dropped); lines end with CRLF, LF or CR (a CR at the end of
@@ -11,13 +11,13 @@ ignored; a blank line dispatches the pending message unless no ``data`` line was
 
 One deliberate leniency: at the end of the input, a pending message that has data is dispatched
 (``flush_at_eof=True``, the default), where the standard discards it. Real streams end without the final
-blank line (real-captures/anthropic/13_stream_text_then_tool_use.sse, an anthropic-sdk-python fixture,
+blank line (corpus/captures/anthropic/13_stream_text_then_tool_use.sse, an anthropic-sdk-python fixture,
 ends right after ``data: {"type":"message_stop"}``) and SDK decoders accept them.
 
 Payload model: one event per SSE message, ``{"event": name, "data": value}`` with ``event`` absent when
 the message has no ``event`` field, ``data`` JSON-decoded, except OpenAI's terminator ``[DONE]`` which
 stays the string ``"[DONE]"``. JSON parsing tolerates the spaces Anthropic pads after the JSON object
-(real-captures/anthropic/11_stream_tool_use.response.sse).
+(corpus/captures/anthropic/11_stream_tool_use.response.sse).
 """
 
 from __future__ import annotations
