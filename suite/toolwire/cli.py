@@ -13,7 +13,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import __version__
+from . import __version__, paths
 
 __all__ = ["build_parser", "main", "run"]
 
@@ -61,8 +61,9 @@ def build_parser() -> argparse.ArgumentParser:
         default="reference",
         metavar="SPEC",
         help="'reference' (default), python:pkg.module:obj, peer:NAME (a bundled adapter for litellm, "
-        "any-llm, aisuite or langchain; README 'Peer adapters'), or cmd:<command line> (a process speaking "
-        "docs/protocol.md, e.g. \"cmd:node my-harness.mjs\")",
+        "any-llm, aisuite or langchain; README 'Peer adapters'), cmd:<command line> (a process speaking "
+        f"the protocol of {paths.guide('docs/protocol.md')}, e.g. \"cmd:node my-harness.mjs\"; an example: "
+        f"{paths.guide('examples/node-harness/harness.mjs')}) or http:CONFIG.toml (a proxy, black-box)",
     )
     run_p.add_argument("--corpus", metavar="DIR", default=None, help="corpus directory (default: bundled)")
     run_p.add_argument(
@@ -75,7 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
         default="0",
         help="parallel workers with pytest-xdist (default 0: none)",
     )
-    run_p.add_argument("--report", metavar="DIR", default=".", help="output directory (default: .)")
+    run_p.add_argument(
+        "--report", metavar="DIR", default="reports", help="output directory (default: ./reports)"
+    )
     run_p.add_argument(
         "--name",
         default=None,

@@ -308,7 +308,7 @@ class HttpAdapter(Adapter):
             import aiohttp  # noqa: F401
         except ModuleNotFoundError as exc:
             raise AdapterError(
-                f"{spec}: the http: adapter needs aiohttp: pip install 'toolwire[serve]'"
+                f"{spec}: the http: adapter needs aiohttp (a dependency of toolwire): pip install aiohttp"
             ) from exc
         cfg = load_config(config_path)
         self.cfg = cfg

@@ -30,3 +30,14 @@ def corpus_dir(override: str | os.PathLike[str] | None = None) -> Path:
 def schemas_dir() -> Path:
     """The JSON Schemas shipped with toolwire."""
     return _data_dir("schemas")
+
+
+def guide(name: str) -> str:
+    """Where a shipped guide is (``docs/protocol.md``, ``examples/node-harness/harness.mjs``): its
+    path in this installation, or the repository path when it cannot be found."""
+    top, _, rest = name.partition("/")
+    try:
+        found = _data_dir(top) / rest
+    except FileNotFoundError:
+        return name
+    return str(found) if found.exists() else name

@@ -153,6 +153,16 @@ def footer(records: list[dict[str, Any]], *, complete: bool, finished: str | Non
     }
 
 
+def _file_mode() -> int:
+    """The mode ``open()`` gives a new file here: 0o666 less the process's umask."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+_FILE_MODE = _file_mode()
+
+
 def write_results(
     path: Path | str, head: dict[str, Any], records: list[dict[str, Any]], foot: dict[str, Any] | None
 ) -> Path:
@@ -167,6 +177,7 @@ def write_results(
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             for line in lines:
                 fh.write(json.dumps(line, ensure_ascii=False, sort_keys=False) + "\n")
+        os.chmod(tmp, _FILE_MODE)  # mkstemp makes it 0600; a results file is as readable as any other
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

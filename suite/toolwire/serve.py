@@ -18,7 +18,7 @@ back (kind ``response``), or, for a streaming request, read incrementally and re
 - The client's API key (``x-api-key``, ``Authorization: Bearer``, ``x-goog-api-key`` or ``?key=``) is sent
   in the upstream's header (``TOOLWIRE_UPSTREAM_API_KEY`` replaces it when set). Keys are never logged.
 
-Needs ``aiohttp`` (``pip install 'toolwire[serve]'``); the translator itself is stdlib-only.
+Needs ``aiohttp`` (a dependency of toolwire); the translator itself is stdlib-only.
 """
 
 from __future__ import annotations
@@ -401,7 +401,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import aiohttp  # noqa: F401
     except ModuleNotFoundError:
-        print("toolwire serve needs aiohttp: pip install 'toolwire[serve]'", file=sys.stderr)
+        print("toolwire serve needs aiohttp (a dependency of toolwire): pip install aiohttp", file=sys.stderr)
         return 2
     profile: dict[str, str] = {}
     for item in args.profile:

@@ -319,7 +319,7 @@ def test_markdown_paths_resolve(corpus: Path) -> None:
     rules = corpus / "RULES.md"
     rules.write_text(
         rules.read_text(encoding="utf-8")
-        + "\nSee [the captures](captures/README.md), [gone](captures/nope.md) and corpus/captures/gone.sse.\n",
+        + "\nSee [captures](captures/README.md), [gone](captures/nope.md) and corpus/captures/gone.sse.\n",
         encoding="utf-8",
     )
     found = [line for line in lines(corpus) if "dangling reference" in line]
