@@ -91,8 +91,9 @@ function answer(message) {
         name: "node-example",
         version: "0.1.0",
         language: "javascript",
-        // profiles: none listed, so only each profile's default (openai.strict=as-is, ...)
-        capabilities: { kinds: { tools: [["canonical", "openai-chat"]] }, profiles: {} },
+        // profiles: none listed, so only each profile's default (openai.strict=as-is, ...);
+        // error_codes: its refusals carry toolwire's codes (corpus/errors.json), so they are compared
+        capabilities: { kinds: { tools: [["canonical", "openai-chat"]] }, profiles: {}, error_codes: "toolwire" },
       },
     };
   }

@@ -48,7 +48,11 @@ class Session:
                 "name": caps["name"],
                 "version": caps["version"],
                 "language": "python",
-                "capabilities": {"kinds": caps["kinds"], "profiles": caps["profiles"]},
+                "capabilities": {
+                    "kinds": caps["kinds"],
+                    "profiles": caps["profiles"],
+                    "error_codes": caps["error_codes"],
+                },
             },
         }
 

@@ -21,6 +21,7 @@ class Translator:
             "language": "python",
             "kinds": {kind: [list(p) for p in KIND_PAIRS.get(kind, (("*", "*"),))] for kind in KINDS},
             "profiles": {key: list(values) for key, values in PROFILE_VALUES.items()},
+            "error_codes": "toolwire",
         }
 
     def translate(

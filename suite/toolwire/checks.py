@@ -10,7 +10,9 @@ from typing import Any
 
 from . import equivalence, matchers, wire
 from .adapters import Adapter, Answer, describe_crash
+from .capabilities import speaks_toolwire_codes
 from .corpus import Check, resolve_profile
+from .lifting import LIFTABLE, lift_request, lower_answer
 from .matchers import compare, format_diff
 
 __all__ = [
@@ -21,7 +23,10 @@ __all__ = [
     "read_by_client",
     "CheckResult",
     "applicable",
+    "affects",
+    "handed_profile",
     "judge",
+    "lifted",
     "judge_round_trip",
     "run_check",
     "run_round_trip",
@@ -41,6 +46,8 @@ class CheckResult:
     wire_errors: list[str] = field(default_factory=list)
     actual_error: dict[str, Any] | None = None
     duration_ms: float = 0.0
+    #: ``request`` when the check reached the implementation inside a request (toolwire.lifting)
+    unit: str | None = None
 
 
 def _pair_declared(pairs: list[Any], source: str, target: str) -> bool:
@@ -52,6 +59,44 @@ def _pair_declared(pairs: list[Any], source: str, target: str) -> bool:
     return False
 
 
+def affects(check: Check, key: str, profiles: dict[str, dict[str, Any]] | None) -> bool:
+    """True when the check's expectation depends on profile ``key``: the expectation names it, or the key's
+    ``affects`` (profiles.json) covers the check's kind and target. Without ``affects``, every check."""
+    if key in check.when:
+        return True
+    scope = ((profiles or {}).get(key) or {}).get("affects")
+    if not isinstance(scope, dict):
+        return True
+    targets = scope.get("targets")
+    return check.kind in scope.get("kinds", ()) and (targets is None or check.target in targets)
+
+
+def handed_profile(
+    check: Check, capabilities: dict[str, Any], profiles: dict[str, dict[str, Any]] | None
+) -> dict[str, Any]:
+    """The profile handed to the implementation: the check's, except that a key the check does not depend
+    on carries a value the implementation declared (never one it said it does not implement)."""
+    profile = resolve_profile(profiles, check.when) if profiles is not None else dict(check.profile)
+    declared = capabilities.get("profiles") or {}
+    known = profiles if profiles is not None else check.profiles
+    for key, values in declared.items():
+        unsupported = key in profile and values and profile[key] not in values and "*" not in values
+        if unsupported and not affects(check, key, known):
+            profile[key] = values[0]
+    return profile
+
+
+def lifted(check: Check, capabilities: dict[str, Any]) -> bool:
+    """True when the check reaches the implementation inside a request: it declares ``request`` for the
+    pair but not the check's own kind (INTERPRETING.md, "Kinds lifted into requests")."""
+    kinds = capabilities.get("kinds") or {}
+    if check.kind not in LIFTABLE or check.round_trip:
+        return False
+    if _pair_declared(kinds.get(check.kind) or [], check.source, check.target):
+        return False
+    return _pair_declared(kinds.get("request") or [], check.source, check.target)
+
+
 def applicable(
     check: Check, capabilities: dict[str, Any], profiles: dict[str, dict[str, Any]] | None = None
 ) -> str | None:
@@ -61,9 +106,11 @@ def applicable(
     A profile key the implementation does not list supports only its default.
     """
     kinds = capabilities.get("kinds") or {}
-    if check.kind not in kinds:
+    if lifted(check, capabilities):
+        pass
+    elif check.kind not in kinds:
         return f"kind {check.kind!r} not declared by the implementation"
-    if not _pair_declared(kinds.get(check.kind) or [], check.source, check.target):
+    elif not _pair_declared(kinds.get(check.kind) or [], check.source, check.target):
         return f"pair {check.source}>{check.target} not declared for kind {check.kind!r}"
     if check.round_trip and not _pair_declared(kinds.get(check.kind) or [], check.target, check.source):
         return (
@@ -77,7 +124,10 @@ def applicable(
         defaults = dict(check.defaults)
         resolved = {**defaults, **(check.profile or {}), **check.when}
     declared = capabilities.get("profiles") or {}
+    known = profiles if profiles is not None else check.profiles
     for key in sorted(resolved):
+        if not affects(check, key, known):
+            continue
         value = resolved[key]
         supported = list(declared[key]) if key in declared else [defaults.get(key)]
         if value not in supported and "*" not in supported:
@@ -166,8 +216,10 @@ def _path_of(error: dict[str, Any]) -> str:
     return "(none)" if path is None else (path or "(root)")
 
 
-def judge(check: Check, answer: Answer, expected_key: str = "payload") -> CheckResult:
-    """Compare an implementation's answer with the check's expectation."""
+def judge(check: Check, answer: Answer, expected_key: str = "payload", codes: bool = True) -> CheckResult:
+    """Compare an implementation's answer with the check's expectation. ``codes``: the implementation
+    refuses with toolwire's error codes, so a refusal's code and path are compared with the corpus's;
+    otherwise a refusal where one is expected is right, whatever it says (INTERPRETING.md)."""
     exp = check.expectation
     ms = answer.duration_ms
     if answer.status == "crash":
@@ -175,7 +227,15 @@ def judge(check: Check, answer: Answer, expected_key: str = "payload") -> CheckR
     if answer.status == "error":
         actual = answer.error or {}
         if "error" in exp:
-            want = exp["error"] or {}
+            want = check.expected_error
+            if not codes:
+                return CheckResult(
+                    "passed",
+                    actual_error=actual,
+                    duration_ms=ms,
+                    message=f"refused as expected ({want.get('code')!r} in toolwire's codes): "
+                    f"{actual.get('code')!r}: {actual.get('message')}",
+                )
             if actual.get("code") != want.get("code"):
                 return CheckResult(
                     "failed",
@@ -204,7 +264,7 @@ def judge(check: Check, answer: Answer, expected_key: str = "payload") -> CheckR
     payload = answer.payload
     output = _wire(check, payload)
     if "error" in exp:
-        want = exp["error"] or {}
+        want = check.expected_error
         where = f" at {want['path']}" if want.get("path") is not None else ""
         return CheckResult(
             "failed",
@@ -301,7 +361,7 @@ def judge_round_trip(check: Check, there: Answer, back: Answer | None) -> CheckR
                 f"with {actual.get('code')!r} at {_path_of(actual)} ({actual.get('message')})",
             )
     assert back is not None
-    expected, actual = comparable(check, _literal(check.case.source_payload), back.payload, src)
+    expected, actual = comparable(check, _literal(check.source_payload), back.payload, src)
     return _judge_payload(
         expected,
         actual,
@@ -316,7 +376,7 @@ def judge_round_trip(check: Check, there: Answer, back: Answer | None) -> CheckR
 
 def run_round_trip(adapter: Adapter, check: Check, profile: dict[str, Any]) -> CheckResult:
     """Translate source -> target, then the output target -> source, under the same profile, and judge."""
-    there = adapter.translate(check.kind, check.source, check.target, check.case.source_payload, profile)
+    there = adapter.translate(check.kind, check.source, check.target, check.source_payload, profile)
     back = None
     if there.status == "payload":
         back = adapter.translate(check.kind, check.target, check.source, there.payload, profile)
@@ -332,15 +392,22 @@ def run_check(
         reason = applicable(check, adapter.capabilities, profiles)
         if reason is not None:
             return CheckResult("skipped", message=reason)
-        profile = resolve_profile(profiles, check.when) if profiles is not None else dict(check.profile)
+        profile = handed_profile(check, adapter.capabilities, profiles)
+        codes = speaks_toolwire_codes(adapter.capabilities)
         if check.kind == "stream":
             from .streams.judge import run_stream_check
 
             return run_stream_check(adapter, check, profile)
         if check.round_trip:
             return run_round_trip(adapter, check, profile)
-        answer = adapter.translate(check.kind, check.source, check.target, check.case.source_payload, profile)
-        return judge(check, answer)
+        if lifted(check, adapter.capabilities):
+            request = lift_request(check)
+            answer = adapter.translate("request", check.source, check.target, request, profile)
+            result = judge(check, lower_answer(check, answer), codes=codes)
+            result.unit = "request"
+            return result
+        answer = adapter.translate(check.kind, check.source, check.target, check.source_payload, profile)
+        return judge(check, answer, codes=codes)
     except Exception as exc:
         return CheckResult(
             "errored",

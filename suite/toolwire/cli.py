@@ -154,6 +154,13 @@ def run(args: argparse.Namespace, argv: Sequence[str] = ()) -> int:
         print(f"toolwire: {exc}", file=sys.stderr)
         return 2
     adapter.close()  # only its name was needed; pytest loads its own (a cmd: process per worker)
+    from .capabilities import problems
+
+    bad = problems(adapter.capabilities, corpus)
+    if bad:
+        for line in bad:
+            print(f"toolwire: {args.adapter}: capabilities: {line}", file=sys.stderr)
+        return 2
     if args.expectations:
         from .expectations import ExpectationsError
         from .expectations import load as load_expectations
@@ -258,6 +265,10 @@ def run(args: argparse.Namespace, argv: Sequence[str] = ()) -> int:
         print(f"toolwire: partial run ({results.header['run'].get('selection') or 'not every check ran'})")
     counts = results.counts()
     if counts["failed"] or counts["errored"]:
+        return 1
+    if counts["skipped"] == sum(counts.values()):
+        print("toolwire: no check applied: a run that judged nothing is no pass (see the skip reasons "
+              f"in {md_path.name})", file=sys.stderr)
         return 1
     if args.strict and args.expectations:
         from .expectations import strict_problems

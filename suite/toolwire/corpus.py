@@ -11,7 +11,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from . import paths
+from . import paths, wire
+from .projection import Projection, project_choice, project_path, project_tools
 
 __all__ = [
     "Case",
@@ -99,8 +100,37 @@ class Check:
     round_trip: bool = False
     #: a variant of a stream check (``rechunk=<strategy>`` or ``incremental``, toolwire.streams.judge)
     variant: str | None = None
+    #: profiles.json (which checks each key affects, toolwire.checks.affects)
+    profiles: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
     #: the corpus's dialect descriptors by name (their equivalences and judged scope, toolwire.equivalence)
     dialects: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
+    #: the case's source written in ``source`` by the projection rule (INTERPRETING.md, "Sources in every
+    #: dialect"); None: the case's own source
+    projection: Projection | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def source_payload(self) -> Any:
+        """The payload this check translates: the case's source, or its projection into ``source``."""
+        return self.projection.payload if self.projection is not None else self.case.source_payload
+
+    @property
+    def expected_error(self) -> dict[str, Any]:
+        """The expected refusal (``{}`` when a payload is expected), its ``path`` moved into the projected
+        source, or dropped where the projection cannot say where that value went."""
+        want = dict(self.expectation.get("error") or {})
+        if self.projection is not None and want.get("path") is not None:
+            lift = self.dialects.get(self.source, {}).get("lift") or {}
+            moved = project_path(str(want["path"]), self.kind, lift)
+            if moved is None:
+                want.pop("path")
+            else:
+                want["path"] = moved
+        return want
+
+    @property
+    def projected_from(self) -> str | None:
+        """The dialect the case is written in when this check's source is a projection of it."""
+        return self.case.source_dialect if self.projection is not None else None
 
 
 def check_id(
@@ -147,52 +177,92 @@ class Corpus:
         """Every check of the corpus, in case-path order then expectation order (deterministic)."""
         return list(self._checks)
 
+    def projections(self, case: Case) -> list[Projection]:
+        """The case's source in every other provider dialect that can carry it (toolwire.projection):
+        canonical `tools` and `tool_choice` sources only; a projection the dialect's wire schema rejects
+        is kept only when every expectation towards other dialects is a refusal."""
+        projectable = case.kind in _PROJECTED and case.source_dialect == "canonical"
+        if not projectable or case.data.get("project") is False:
+            return []
+        spell = project_tools if case.kind == "tools" else project_choice
+        out: list[Projection] = []
+        for name, descriptor in sorted(self.dialects.items()):
+            lift = descriptor.get("lift")
+            if name in ("canonical", case.source_dialect) or not isinstance(lift, dict):
+                continue
+            payload = spell(case.source_payload, lift)
+            if payload is None:
+                continue
+            errors = wire.validate(name, case.kind, payload, self.schemas_root)
+            invalid = bool(errors)
+            others = [e for e in case.expect if e.get("dialect") != name]
+            if invalid and not all("error" in e for e in others):
+                continue
+            out.append(Projection(name, payload, invalid))
+        return out
+
     @cached_property
     def _checks(self) -> list[Check]:
         out: list[Check] = []
         for case in self.cases:
-            for i, exp in enumerate(case.expect):
-                when = dict(exp.get("when") or {})
-                trips: list[tuple[bool, str | None]] = [(False, None)]
-                if is_lossless(case, exp):
-                    trips.append((True, None))
-                if case.kind == "stream":
-                    from .streams.judge import stream_variants
+            out.extend(self._case_checks(case))
+            for projection in self.projections(case):
+                out.extend(self._case_checks(case, projection))
+        return out
 
-                    trips.extend((False, v) for v in stream_variants(exp))
-                level = str(exp.get("level", case.level))
-                out.extend(
-                    Check(
-                        id=check_id(
-                            case.id,
-                            case.source_dialect,
-                            exp["dialect"],
-                            when,
-                            round_trip=trip,
-                            variant=variant,
-                        ),
-                        case_id=case.id,
-                        area=case.area,
-                        kind=case.kind,
-                        source=case.source_dialect,
-                        target=str(exp["dialect"]),
-                        when=when,
-                        # stream variants (re-chunked replays, incrementality) are `should` at most
-                        level=level if variant is None or level == "may" else "should",
-                        features=list(exp.get("features", case.features)),
-                        expectation=exp,
-                        case=case,
-                        profile=resolve_profile(self.profiles, when),
-                        defaults=resolve_profile(self.profiles, None),
-                        schemas_root=self.schemas_root,
-                        index=i,
+    def _case_checks(self, case: Case, projection: Projection | None = None) -> list[Check]:
+        out: list[Check] = []
+        source = projection.dialect if projection is not None else case.source_dialect
+        for i, exp in enumerate(case.expect):
+            if projection is not None and exp["dialect"] == source:
+                continue
+            when = dict(exp.get("when") or {})
+            trips: list[tuple[bool, str | None]] = [(False, None)]
+            if is_lossless(case, exp) and projection is None:
+                trips.append((True, None))
+            if case.kind == "stream":
+                from .streams.judge import stream_variants
+
+                trips.extend((False, v) for v in stream_variants(exp))
+            level = str(exp.get("level", case.level))
+            out.extend(
+                Check(
+                    id=check_id(
+                        case.id,
+                        source,
+                        exp["dialect"],
+                        when,
                         round_trip=trip,
                         variant=variant,
-                        dialects=self.dialects,
-                    )
-                    for trip, variant in trips
+                    ),
+                    case_id=case.id,
+                    area=case.area,
+                    kind=case.kind,
+                    source=source,
+                    target=str(exp["dialect"]),
+                    when=when,
+                    # stream variants (re-chunked replays, incrementality) are `should` at most
+                    level=level if variant is None or level == "may" else "should",
+                    features=list(exp.get("features", case.features)),
+                    expectation=exp,
+                    case=case,
+                    profile=resolve_profile(self.profiles, when),
+                    defaults=resolve_profile(self.profiles, None),
+                    schemas_root=self.schemas_root,
+                    index=i,
+                    round_trip=trip,
+                    variant=variant,
+                    dialects=self.dialects,
+                    profiles=self.profiles,
+                    projection=projection,
                 )
+                for trip, variant in trips
+            )
         return out
+
+
+#: the kinds whose canonical sources are projected into the provider dialects
+_PROJECTED = frozenset({"tools", "tool_choice"})
 
 
 def is_lossless(case: Case, expectation: dict[str, Any]) -> bool:

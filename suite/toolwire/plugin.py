@@ -8,6 +8,7 @@ in ``report.user_properties`` to the process that writes ``--toolwire-results``.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -202,6 +203,12 @@ class ToolwireSession:
             )
         except AdapterError as exc:
             raise pytest.UsageError(f"toolwire: {exc}") from exc
+        from .capabilities import problems
+
+        bad = problems(self.adapter.capabilities, self.corpus)
+        if bad:
+            self.adapter.close()
+            raise pytest.UsageError("\n".join(f"toolwire: {spec}: capabilities: {line}" for line in bad))
         results = config.getoption("toolwire_results")
         self.results_path = Path(results).resolve() if results else None
         self.records: dict[str, dict[str, Any]] = {}
@@ -297,6 +304,10 @@ class ToolwireSession:
     def pytest_keyboard_interrupt(self, excinfo: Any) -> None:
         self.interrupted = True
 
+    def nothing_applied(self) -> bool:
+        """Every check of the run was skipped: the implementation declares nothing the corpus has."""
+        return bool(self.records) and all(r.get("outcome") == "skipped" for r in self.records.values())
+
     def selection(self) -> str | None:
         """How the run was filtered (None: not at all)."""
         opt = self.config.option
@@ -321,6 +332,9 @@ class ToolwireSession:
         self.complete = not interrupted and selection is None and every <= set(self.records)
         if self.strict_expectations and self.unmatched_expectations() and session.exitstatus == 0:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED  # a typo in the expectations file
+        passing = session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED)
+        if self.nothing_applied() and passing:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED  # a run that judged nothing is no pass
         if self.results_path is None:
             return
         import sys
@@ -349,6 +363,15 @@ class ToolwireSession:
         from .results import summary_line
 
         terminalreporter.write_line(summary_line(list(self.records.values())))
+        if self.nothing_applied():
+            caps = self.adapter.capabilities
+            declared = {k: [">".join(p) for p in v] for k, v in (caps.get("kinds") or {}).items()}
+            reasons = Counter(str(r.get("message", "")) for r in self.records.values()).most_common(3)
+            terminalreporter.write_line(
+                f"toolwire: FAILED: no check applies to {self.adapter.name} (it declares "
+                f"{declared or 'no kinds'}, profiles {caps.get('profiles') or {}}); most common reasons: "
+                + "; ".join(f"{n}× {why}" for why, n in reasons)
+            )
         if not self.complete:
             missing = len({c.id for c in self.check_ids.values()} - set(self.records))
             why = []

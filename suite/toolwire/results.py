@@ -93,12 +93,16 @@ def check_record(check: Check, result: CheckResult) -> dict[str, Any]:
     }
     if check.round_trip:
         rec["round_trip"] = True
+    if check.projected_from is not None:
+        rec["projected_from"] = check.projected_from
+    if result.unit is not None:
+        rec["unit"] = result.unit
     if result.message:
         rec["message"] = result.message
     if result.diff:
         rec["diff"] = result.diff
     if "error" in check.expectation:
-        rec["expected_error"] = check.expectation["error"]
+        rec["expected_error"] = check.expected_error
     if result.actual_error is not None:
         rec["actual_error"] = result.actual_error
     if result.wire_valid is not None:

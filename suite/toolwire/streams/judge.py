@@ -112,7 +112,7 @@ def _judge_output(check: Any, output: Any, ms: float, *, compare_events: bool, l
 
 
 def _source_events(check: Any) -> list[Any]:
-    return stream_events(check.case.source_payload)
+    return stream_events(check.source_payload)
 
 
 def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
@@ -133,7 +133,9 @@ def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
         label = f"source re-chunked ({strategy}): "
     answer = adapter.translate_stream(check.source, check.target, events, profile)
     if answer.status != "payload" or "error" in check.expectation:
-        result = judge(check, answer)
+        from ..capabilities import speaks_toolwire_codes
+
+        result = judge(check, answer, codes=speaks_toolwire_codes(adapter.capabilities))
         if label and result.message:
             result.message = label + result.message
         return result
