@@ -30,7 +30,9 @@ def problems(capabilities: dict[str, Any], corpus: Corpus) -> list[str]:
     """Every entry of ``capabilities`` that names nothing in ``corpus``: unknown kinds, dialects in pairs,
     profile keys and values, and an ``error_codes`` that is not ``"toolwire"``/``"own"``."""
     out: list[str] = []
-    dialects = sorted(set(corpus.dialects) | {"canonical"})
+    named = {c.source_dialect for c in corpus.cases}
+    named |= {str(e.get("dialect")) for c in corpus.cases for e in c.expect}
+    dialects = sorted(set(corpus.dialects) | {"canonical"} | named)
     for kind, pairs in (capabilities.get("kinds") or {}).items():
         if kind not in KINDS:
             out.append(f"unknown kind {kind!r}{_closest(kind, KINDS)}; kinds are {', '.join(KINDS)}")

@@ -15,7 +15,9 @@ The config (TOML; paths relative to the current directory)::
     client_endpoint = "/v1/messages"      # default: the client dialect's real path
     headers = {"anthropic-version" = "2023-06-01"}   # extra headers on every client request
     api_key = "sk-test"                   # sent in the client dialect's key header (default: a random one)
-    profile = {}                          # profile values the proxy was started with (default: defaults)
+    profile = {}                          # the profile values the proxy implements, a value or a list of
+                                          # values per key (default: each key's default)
+    error_codes = "own"                   # "toolwire" when its refusals carry toolwire's codes
     ready_timeout = 20                    # seconds the command has to accept connections
 
 The harness runs a mock upstream (aiohttp, 127.0.0.1, the upstream dialect's real paths) that records
@@ -29,10 +31,12 @@ each event split in two chunks). Declared kinds, for this pair only:
 - ``stream`` upstream → client: the same with a streaming request and the case's events as SSE; the output
   is the events of the proxy's SSE.
 
-A proxy refuses with a toolwire code (``corpus/errors.json``) by answering an error body (or, mid-stream,
-a last error event) whose error object carries the code in ``code`` (with the JSON Pointer in ``param``)
-or, Gemini style, in an ``ErrorInfo`` detail's ``reason`` (``metadata.path``): ``toolwire serve`` does.
-Any other error answer is a crash (``errored``), with the status and body. The API key is never written
+A proxy refuses the client's input by answering a 4xx status with an error body in a provider's error
+shape: a refusal (where the corpus expects one, right; see ``error_codes``). A proxy that speaks toolwire's
+codes (``corpus/errors.json``; ``toolwire serve`` does) carries the code in the error object's ``code``
+(with the JSON Pointer in ``param``) or, Gemini style, in an ``ErrorInfo`` detail's ``reason``
+(``metadata.path``), also mid-stream in a last error event. Any other error answer (5xx, a body that is
+no error) is a crash (``errored``), with the status and body. The API key is never written
 to results: it is replaced by ``[redacted]`` wherever it would appear.
 """
 
@@ -104,14 +108,36 @@ def _error_codes() -> frozenset[str]:
         return frozenset()
 
 
-def refusal_in(obj: Any, codes: frozenset[str]) -> dict[str, Any] | None:
-    """``{"code", "message", "path"}`` when ``obj`` is an error body or event carrying a toolwire code."""
+def _error_object(obj: Any) -> dict[str, Any] | None:
+    """The error object of an error body or event in any provider's shape (``{"error": {…}}``, Anthropic's
+    ``{"type": "error", "error": {…}}``), or None."""
     if not isinstance(obj, dict):
         return None
     err = obj.get("error")
     if not isinstance(err, dict):
         err = obj if obj.get("type") == "error" else None
-    if not isinstance(err, dict):
+    return err if isinstance(err, dict) else None
+
+
+def client_refusal(obj: Any, status: int) -> dict[str, Any] | None:
+    """A 4xx answer whose body is an error in a provider's shape: the proxy refused the client's input.
+    Its code is the error's own (``type``, ``code`` or ``status``), never a toolwire code."""
+    err = _error_object(obj)
+    if err is None or not 400 <= status < 500:
+        return None
+    own = next((err[k] for k in ("type", "code", "status") if isinstance(err.get(k), str) and err[k]), None)
+    message = err.get("message")
+    return {
+        "code": f"http.{status}" + (f".{own}" if own else ""),
+        "message": message if isinstance(message, str) else json.dumps(err)[:500],
+        "path": None,
+    }
+
+
+def refusal_in(obj: Any, codes: frozenset[str]) -> dict[str, Any] | None:
+    """``{"code", "message", "path"}`` when ``obj`` is an error body or event carrying a toolwire code."""
+    err = _error_object(obj)
+    if err is None:
         return None
     found: list[tuple[Any, Any]] = [
         (err.get("code"), err.get("param")),
@@ -323,7 +349,11 @@ class HttpAdapter(Adapter):
         self.mock = MockUpstream(self.upstream, self.loop, int(cfg.get("mock_port", 0))).start()
         self.port = _free_port()
         self.base_url = str(cfg.get("url") or "http://127.0.0.1:{port}").replace("{port}", str(self.port))
-        profile = {str(k): str(v) for k, v in (cfg.get("profile") or {}).items()}
+        # a proxy may implement several values of a key (a list), like any other implementation
+        profile = {
+            str(k): [str(x) for x in (v if isinstance(v, list) else [v])]
+            for k, v in (cfg.get("profile") or {}).items()
+        }
         caps = {
             "name": str(cfg.get("name") or f"http-proxy {self.client}>{self.upstream}"),
             "version": str(cfg.get("version") or "unknown"),
@@ -333,7 +363,8 @@ class HttpAdapter(Adapter):
                 "response": [[self.upstream, self.client]],
                 "stream": [[self.upstream, self.client]],
             },
-            "profiles": {k: [v] for k, v in profile.items()},
+            "profiles": profile,
+            "error_codes": str(cfg.get("error_codes") or "own"),
             "http": {
                 "client_dialect": self.client,
                 "upstream_dialect": self.upstream,
@@ -473,9 +504,10 @@ class HttpAdapter(Adapter):
     def _refuse_or_crash(self, status: int, raw: bytes, where: str) -> Any:
         text = raw.decode("utf-8", "replace")
         try:
-            refusal = refusal_in(json.loads(text), self.codes)
+            body = json.loads(text)
         except ValueError:
-            refusal = None
+            body = None
+        refusal = refusal_in(body, self.codes) or client_refusal(body, status)
         if refusal is not None:
             raise TranslationRefusal(refusal["code"], self._scrub(str(refusal["message"])), refusal["path"])
         raise RuntimeError(self._scrub(f"the proxy answered HTTP {status} {where}: {text[:1000]}"))

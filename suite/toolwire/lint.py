@@ -41,6 +41,19 @@ _DIALECT_SCHEMA = "dialect.schema.json"
 _PROVENANCE_SCHEMA = "captures.schema.json"
 
 
+_SAMPLE_PARAMETERS = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+#: one canonical fragment per tool-choice form of a descriptor's ``lift.choice``
+_SAMPLE_CHOICES: dict[str, dict[str, Any]] = {
+    "auto": {"tool_choice": {"mode": "auto"}},
+    "none": {"tool_choice": {"mode": "none"}},
+    "required": {"tool_choice": {"mode": "required"}},
+    "named": {"tool_choice": {"mode": "required", "tools": ["get_weather"]}},
+    "allowed_auto": {"tool_choice": {"mode": "auto", "tools": ["get_weather", "get_time"]}},
+    "allowed_required": {"tool_choice": {"mode": "required", "tools": ["get_weather", "get_time"]}},
+    "parallel": {"tool_choice": {"mode": "auto"}, "parallel_tool_calls": False},
+}
+
+
 @dataclass(frozen=True)
 class Problem:
     """One lint finding: `file` (relative to the corpus root), `pointer` (JSON Pointer, "" for the
@@ -72,6 +85,14 @@ def _split_error(error: str) -> tuple[str, str]:
         if sep:
             return ("" if ptr == "/" else ptr), message  # toolwire.wire writes the root as "/"
     return "", error
+
+
+def _affects(spec: dict[str, Any], kind: Any, target: Any) -> bool:
+    scope = spec.get("affects")
+    if not isinstance(scope, dict):
+        return True
+    targets = scope.get("targets")
+    return kind in (scope.get("kinds") or ()) and (targets is None or target in targets)
 
 
 def _under(ptr: str, prefixes: Iterable[str]) -> bool:
@@ -278,6 +299,8 @@ class _Linter:
             self.references(path, data)
             if not isinstance(data, dict):
                 continue
+            if isinstance(data.get("lift"), dict):
+                self.lift(path, data["lift"])
             if "name" in data and data["name"] != path.stem:
                 self.add(path, "/name", f"name {data['name']!r} does not equal the file name {path.stem!r}")
             kinds = data.get("kinds")
@@ -296,6 +319,29 @@ class _Linter:
                         where = pointer("judged", i, "features", j)
                         self.add(path, where, f"unknown feature {feature!r} (not in features.json)")
         return names
+
+    def lift(self, path: Path, lift: dict[str, Any]) -> None:
+        """A descriptor's ``lift`` templates spell a sample tool, every tool-choice form and the smallest
+        request validly for the dialect's wire schemas."""
+        from toolwire.projection import merge, project_choice, project_tools
+
+        dialect = path.stem
+        sample = [{"name": "get_weather", "description": "Weather", "parameters": _SAMPLE_PARAMETERS}]
+        tools = project_tools(sample, lift)
+        payloads: list[tuple[str, str, Any]] = [("/lift/tool", "tools", tools)]
+        forms = lift.get("choice") if isinstance(lift.get("choice"), dict) else {}
+        for form, fragment in _SAMPLE_CHOICES.items():
+            if form in forms:
+                payloads.append((f"/lift/choice/{form}", "tool_choice", project_choice(fragment, lift)))
+        if isinstance(lift.get("request"), dict) and tools is not None:
+            request = merge(lift["request"], {str(lift.get("tools_member")): tools})
+            payloads.append(("/lift/request", "request", request))
+        for ptr, kind, payload in payloads:
+            if payload is None:
+                self.add(path, ptr, f"the template cannot spell the sample {kind} (a slot is missing)")
+                continue
+            for error in self.wire_validate(path, ptr, dialect, kind, payload) or ():
+                self.add(path, ptr, f"the template spells {kind} the {dialect} wire schema rejects: {error}")
 
     # -- cases --------------------------------------------------------------------------------------------
 
@@ -450,6 +496,13 @@ class _Linter:
                         path,
                         pointer("expect", i, "when", key),
                         f"unknown value {value!r} for {key!r} (known: {', '.join(profiles[key]['values'])})",
+                    )
+                elif not _affects(profiles[key], kind, dialect):
+                    self.add(
+                        path,
+                        pointer("expect", i, "when", key),
+                        f"profile key {key!r} does not affect {kind} checks towards {dialect} "
+                        "(profiles.json `affects`): widen `affects` or drop the key",
                     )
                 resolved[key] = value
         signature = json.dumps([dialect, resolved], sort_keys=True)

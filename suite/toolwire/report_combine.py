@@ -17,7 +17,7 @@ from .badges import badge_svg
 from .report_html import render_html
 from .report_matrix import CombineError, CorpusId, Matrix, build, render_markdown
 from .results import Results, ResultsError, read_results
-from .scoring import read_features
+from .scoring import percent, read_features
 
 __all__ = ["combine", "main", "write_outputs"]
 
@@ -49,9 +49,10 @@ def write_outputs(matrix: Matrix, output: Path) -> list[Path]:
     files = {"index.html": render_html(matrix), "README.md": render_markdown(matrix)}
     for impl in matrix.implementations:
         passed, applicable = impl.level("must")
-        files[f"{impl.name}.badge.svg"] = badge_svg(
-            passed, applicable, suffix=" partial" if impl.partial else ""
-        )
+        # how much of the corpus applied stands next to the score: 100% of 12 checks is no 100%
+        share = percent(impl.total.applicable, len(impl.results.checks)) if impl.results.checks else "0%"
+        suffix = f" · {share} applied" + (" partial" if impl.partial else "")
+        files[f"{impl.name}.badge.svg"] = badge_svg(passed, applicable, suffix=suffix)
     written = []
     for name, text in files.items():
         path = output / name

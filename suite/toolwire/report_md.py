@@ -188,6 +188,50 @@ def _summary(results: ResultsLike, tally: Tally) -> list[str]:
     return lines
 
 
+#: a skip reason's varying part (the value or pair it names), dropped so that reasons group
+_REASON_DETAIL = re.compile(r"(profile [\w.-]+)=\S+ not supported.*|(pair) \S+ (not declared).*")
+
+
+def _reason_group(message: str) -> str:
+    m = _REASON_DETAIL.match(message)
+    if m is None:
+        return message
+    return f"{m.group(1)} value not implemented" if m.group(1) else "pair not declared for the kind"
+
+
+def _coverage(results: ResultsLike) -> list[str]:
+    """What the implementation declared, how much of the corpus applied to it, and why the rest did not."""
+    caps = ((results.header or {}).get("adapter") or {}).get("capabilities") or {}
+    checks = results.checks
+    ran = [c for c in checks if c.get("outcome") != "skipped"]
+    lines = ["## Coverage", ""]
+    kinds = caps.get("kinds") or {}
+    if kinds:
+        lines += ["| kind | declared pairs (source > target) | checks applied |", "|---|---|---:|"]
+        for kind in sorted(kinds):
+            pairs = ", ".join(_code(">".join(p)) for p in kinds[kind]) or "none"
+            applied = sum(1 for c in ran if c.get("kind") == kind)
+            lines.append(f"| {_code(kind)} | {pairs} | {applied} |")
+        lines.append("")
+    share = percent(len(ran), len(checks)) if checks else "0%"
+    lines.append(f"{len(ran)} of {len(checks)} checks of the corpus applied ({share}).")
+    projected = sum(1 for c in ran if c.get("projected_from"))
+    lifted = sum(1 for c in ran if c.get("unit") == "request")
+    if projected or lifted:
+        lines.append(
+            f"Of these, {projected} start from a canonical source written in a provider dialect "
+            f"(INTERPRETING.md, \"Sources in every dialect\") and {lifted} reached it inside a request "
+            f"(\"Kinds lifted into requests\")."
+        )
+    skipped = [c for c in checks if c.get("outcome") == "skipped"]
+    reasons = Counter(_reason_group(str(c.get("message") or "")) for c in skipped)
+    if reasons:
+        lines += ["", "| why the other checks did not apply | checks |", "|---|---:|"]
+        ranked = sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))
+        lines += [f"| {_cell(why)} | {n} |" for why, n in ranked]
+    return lines
+
+
 def _areas(results: ResultsLike, features: dict[str, dict[str, Any]]) -> list[str]:
     by_feature: dict[str, list[dict[str, Any]]] = {}
     for check in results.checks:
@@ -220,7 +264,11 @@ def _areas(results: ResultsLike, features: dict[str, dict[str, Any]]) -> list[st
             for level in LEVELS
         )
         lines += [f"{area_tally.status} Checks of `cases/{area}/`: {scores}.", ""]
-        keys_here = sorted(rows_by_area.get(area, ()), key=lambda k: (order.get(k, len(order)), k))
+        # a feature row only where something applied: what was not declared has nothing to say
+        keys_here = sorted(
+            (k for k in rows_by_area.get(area, ()) if _tally(by_feature.get(k, ())).applicable),
+            key=lambda k: (order.get(k, len(order)), k),
+        )
         if not keys_here:
             continue
         lines += [
@@ -560,6 +608,7 @@ def render(results: ResultsLike) -> str:
         lines += [f"> **PARTIAL**: {reason}. Scores cover only the checks that ran.", ""]
     tally = _tally(results.checks)
     lines += _summary(results, tally)
+    lines += ["", *_coverage(results)]
     area_lines = _areas(results, features)
     if area_lines:
         lines += ["", *area_lines]

@@ -146,6 +146,7 @@ def _messages(validator: Any, instance: Any, extensions: set[str] | None = None)
     return out
 
 
+@lru_cache(maxsize=256)
 def _wire_validator(dialect: str, kind: str, schemas: Path | None) -> Any:
     """The cached validator of the (dialect, kind) wire schema; None when there is no such schema."""
     root = _root(schemas).resolve()
@@ -156,10 +157,38 @@ def _wire_validator(dialect: str, kind: str, schemas: Path | None) -> Any:
         return _validator(root, path.relative_to(root).as_posix())
 
 
+#: verdicts already given, by (dialect, kind, schemas, tolerant, payload as JSON): the same output is
+#: validated again and again (a stream's re-chunked replays, a projection judged per target)
+_VERDICTS: dict[tuple[Any, ...], tuple[list[str], set[str]] | None] = {}
+_MAX_VERDICTS = 50_000
+
+
+def _verdict(
+    dialect: str, kind: str, payload: Any, schemas: Path | None, tolerant: bool
+) -> tuple[list[str], set[str]] | None:
+    try:
+        key: tuple[Any, ...] | None = (dialect, kind, schemas, tolerant, json.dumps(payload))
+    except (TypeError, ValueError, RecursionError):
+        key = None  # not JSON: validated as it is, never cached
+    if key is not None and key in _VERDICTS:
+        return _VERDICTS[key]
+    validator = _wire_validator(dialect, kind, schemas)
+    found: tuple[list[str], set[str]] | None = None
+    if validator is not None:
+        extensions: set[str] = set()
+        found = (_messages(validator, payload, extensions if tolerant else None), extensions)
+    if key is not None:
+        with _lock:
+            if len(_VERDICTS) >= _MAX_VERDICTS:
+                _VERDICTS.clear()
+            _VERDICTS[key] = found
+    return found
+
+
 def validate(dialect: str, kind: str, payload: Any, schemas: Path | None = None) -> list[str] | None:
     """Wire-schema errors as ``"<json pointer>: <message>"``; [] when valid, None when no schema exists."""
-    validator = _wire_validator(dialect, kind, schemas)
-    return None if validator is None else _messages(validator, payload)
+    found = _verdict(dialect, kind, payload, schemas, False)
+    return None if found is None else list(found[0])
 
 
 def validate_tolerant(
@@ -168,11 +197,8 @@ def validate_tolerant(
     """Like :func:`validate`, for what a client reads (responses, stream events): members the schema does
     not know (vendor extensions, fields newer than the schema) and null members are not errors; the
     unknown members' pointers come back as the second item. None when no schema exists."""
-    validator = _wire_validator(dialect, kind, schemas)
-    if validator is None:
-        return None
-    extensions: set[str] = set()
-    return _messages(validator, payload, extensions), extensions
+    found = _verdict(dialect, kind, payload, schemas, True)
+    return None if found is None else (list(found[0]), set(found[1]))
 
 
 def declared_names(dialect: str, kind: str, schemas: Path | None = None) -> frozenset[str]:

@@ -137,7 +137,7 @@ TRANSLATOR_SRC = textwrap.dedent('''
             return {"name": self.name, "version": "0.0.1", "language": "python",
                     "kinds": {"tools": [["canonical", "openai-chat"]], "tool_choice": [["canonical", "*"]],
                               "stream": [["openai-chat", "anthropic"]]},
-                    "profiles": {"openai.strict": ["as-is", "all-required"]}}
+                    "profiles": {"openai.strict": ["as-is", "all-required"]}, "error_codes": "toolwire"}
 
         def translate(self, kind, source, target, payload, profile):
             assert set(profile) >= {"openai.strict", "tool.description"}, profile

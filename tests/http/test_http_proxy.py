@@ -63,7 +63,7 @@ def records(out: Path) -> dict[str, dict]:
     ],
 )
 def test_http_suite_equals_reference(tmp_path: Path, client: str, upstream: str, keyword: str) -> None:
-    config = write_config(tmp_path, client, upstream)
+    config = write_config(tmp_path, client, upstream, error_codes="toolwire")
     http_out, ref_out = tmp_path / "http", tmp_path / "ref"
     run = toolwire_run(http_out, "--adapter", f"http:{config}", "-k", keyword)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
@@ -73,10 +73,13 @@ def test_http_suite_equals_reference(tmp_path: Path, client: str, upstream: str,
     ran = {i: r for i, r in got.items() if r["outcome"] != "skipped"}
     assert not [i for i, r in got.items() if r["outcome"] == "errored"]
     kinds = {r["kind"] for r in ran.values()}
-    assert kinds == {"request", "response", "stream"}, kinds
+    # tools and tool choices reach the proxy inside the smallest request of the client dialect
+    assert kinds == {"request", "response", "stream", "tools", "tool_choice"}, kinds
+    assert all(r.get("unit") == "request" for r in ran.values() if r["kind"] in ("tools", "tool_choice"))
     for r in ran.values():  # only the proxy's pair, in the right direction
         pair = (r["source"], r["target"])
-        assert pair == ((client, upstream) if r["kind"] == "request" else (upstream, client)), r["id"]
+        upwards = r["kind"] in ("request", "tools", "tool_choice")
+        assert pair == ((client, upstream) if upwards else (upstream, client)), r["id"]
     assert len(ran) > 20
     assert {i: r["outcome"] for i, r in ran.items()} == {i: want[i]["outcome"] for i in ran}
     # the key never reaches results or reports

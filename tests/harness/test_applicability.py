@@ -1,0 +1,231 @@
+"""Real translators are judged on everything they translate (INTERPRETING.md 1.4.0): canonical sources
+projected into every provider dialect, tools and tool choices lifted into requests, profiles that skip only
+what they affect, capabilities checked, refusals judged as refusals."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from toolwire.adapters import Answer, PythonAdapter
+from toolwire.capabilities import problems
+from toolwire.checks import applicable, run_check
+from toolwire.corpus import load_corpus
+from toolwire.http_adapter import client_refusal
+from toolwire.projection import project_choice, project_path, project_tools
+from toolwire_reference.translator import Translator
+
+CORPUS = load_corpus()
+LIFT = {name: d["lift"] for name, d in CORPUS.dialects.items() if "lift" in d}
+WEATHER = {
+    "name": "get_weather",
+    "description": "Weather",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+}
+
+
+class Declaring(Translator):
+    """The reference, declaring what the test says (and refusing with its own codes unless told)."""
+
+    def __init__(self, kinds: dict[str, list[list[str]]], profiles: dict[str, list[str]] | None = None,
+                 codes: str = "toolwire") -> None:
+        self.kinds, self.profiles, self.codes = kinds, profiles or {}, codes
+
+    def capabilities(self) -> dict[str, Any]:
+        return {**super().capabilities(), "kinds": self.kinds, "profiles": self.profiles,
+                "error_codes": self.codes}
+
+
+class GatewayError(Exception):
+    """A third-party refusal: its own code, never one of toolwire's."""
+
+    code = "gateway.rejected"
+
+
+def run_all(impl: Any) -> list[tuple[Any, Any]]:
+    adapter = PythonAdapter("python:test", impl, timeout=None)
+    return [(check, run_check(adapter, check, CORPUS.profiles)) for check in CORPUS.checks()]
+
+
+# -- projection ---------------------------------------------------------------------------------------
+
+
+def test_a_canonical_tool_is_spelled_in_each_provider_dialect() -> None:
+    assert project_tools([WEATHER], LIFT["openai-chat"]) == [{"type": "function", "function": WEATHER}]
+    assert project_tools([WEATHER], LIFT["openai-responses"]) == [{"type": "function", **WEATHER}]
+    assert project_tools([WEATHER], LIFT["anthropic"]) == [
+        {"name": "get_weather", "description": "Weather", "input_schema": WEATHER["parameters"]}
+    ]
+    assert project_tools([WEATHER], LIFT["gemini"]) == [{"functionDeclarations": [WEATHER]}]
+
+
+def test_a_member_with_no_slot_or_a_reinterpreted_keyword_is_not_projected() -> None:
+    assert project_tools([{**WEATHER, "strict": True}], LIFT["anthropic"]) is None  # no strict there
+    assert project_tools([{"name": "ping"}], LIFT["anthropic"]) is None  # input_schema is required
+    nullable = {**WEATHER, "parameters": {"type": "object", "properties": {"c": {"type": "string",
+                                                                               "nullable": True}}}}
+    assert project_tools([nullable], LIFT["gemini"]) is None  # `nullable` means null is valid there
+    assert project_tools([nullable], LIFT["openai-chat"]) is not None  # a mere annotation in JSON Schema
+
+
+def test_tool_choice_forms() -> None:
+    named = {"tool_choice": {"mode": "required", "tools": ["f"]}, "parallel_tool_calls": False}
+    assert project_choice(named, LIFT["openai-chat"]) == {
+        "tool_choice": {"type": "function", "function": {"name": "f"}},
+        "parallel_tool_calls": False,
+    }
+    assert project_choice(named, LIFT["anthropic"]) == {
+        "tool_choice": {"type": "tool", "name": "f", "disable_parallel_tool_use": True}
+    }
+    assert project_choice(named, LIFT["gemini"]) is None  # Gemini has no parallel flag
+    several = {"tool_choice": {"mode": "auto", "tools": ["f", "g"]}}
+    assert project_choice(several, LIFT["anthropic"]) is None
+    assert project_choice(several, LIFT["openai-responses"]) == {
+        "tool_choice": {"type": "allowed_tools", "mode": "auto",
+                        "tools": [{"type": "function", "name": "f"}, {"type": "function", "name": "g"}]}
+    }
+    assert project_choice({"parallel_tool_calls": False}, LIFT["anthropic"]) is None  # needs a choice
+
+
+def test_error_paths_move_with_the_projection() -> None:
+    assert project_path("/0/parameters/properties/a", "tools", LIFT["openai-chat"]) == (
+        "/0/function/parameters/properties/a"
+    )
+    assert project_path("/1/parameters", "tools", LIFT["anthropic"]) == "/1/input_schema"
+    assert project_path("/2/name", "tools", LIFT["gemini"]) == "/0/functionDeclarations/2/name"
+    assert project_path("/parallel_tool_calls", "tool_choice", LIFT["anthropic"]) == (
+        "/tool_choice/disable_parallel_tool_use"
+    )
+    assert project_path("/tool_choice/mode", "tool_choice", LIFT["gemini"]) is None  # not compared
+
+
+def test_every_canonical_tools_case_reaches_real_dialects() -> None:
+    checks = CORPUS.checks()
+    projected = [c for c in checks if c.projected_from == "canonical"]
+    assert {c.source for c in projected} == {"openai-chat", "openai-responses", "anthropic", "gemini"}
+    assert all(c.target != c.source and not c.round_trip for c in projected)
+    canonical_tools = {c.id for c in CORPUS.cases if c.kind == "tools" and c.source_dialect == "canonical"}
+    reached = {c.case_id for c in projected if c.kind == "tools"}
+    assert len(reached) >= 0.8 * len(canonical_tools), sorted(canonical_tools - reached)
+    # schema and validation features now have checks from a provider source
+    features = {f for c in projected for f in c.features}
+    assert any(f.startswith("schema.") for f in features)
+    assert any(f.startswith("validation.") for f in features)
+
+
+def test_an_invalid_projection_is_used_only_for_refusal_cases() -> None:
+    for check in CORPUS.checks():
+        if check.projection is not None and check.projection.invalid:
+            others = [e for e in check.case.expect if e["dialect"] != check.source]
+            assert all("error" in e for e in others), check.id
+
+
+# -- lifted kinds, scoped profiles -----------------------------------------------------------------------
+
+
+def test_a_request_only_translator_gets_the_tools_and_tool_choice_checks_of_its_pair() -> None:
+    impl = Declaring({"request": [["anthropic", "openai-chat"]]})
+    results = run_all(impl)
+    ran = [(c, r) for c, r in results if r.outcome != "skipped"]
+    kinds = Counter(c.kind for c, _ in ran)
+    assert kinds["tools"] > 30 and kinds["tool_choice"] > 10, kinds
+    assert all(r.unit == "request" for c, r in ran if c.kind in ("tools", "tool_choice"))
+    assert all((c.source, c.target) == ("anthropic", "openai-chat") for c, _ in ran)
+    failed = [(c.id, r.message) for c, r in ran if r.outcome != "passed"]
+    assert not failed, failed[:5]
+
+
+def test_a_lifted_check_fails_a_request_translator_that_loses_the_tools() -> None:
+    class DropsTools(Declaring):
+        def translate(self, kind: str, source: str, target: str, payload: Any, profile: Any) -> Any:
+            out = super().translate(kind, source, target, payload, profile)
+            return {k: v for k, v in out.items() if k != "tools"}
+
+    results = run_all(DropsTools({"request": [["anthropic", "openai-chat"]]}))
+    lifted = [r for c, r in results if c.kind == "tools" and r.outcome != "skipped"]
+    assert lifted and sum(r.outcome == "failed" for r in lifted) >= len(lifted) // 2
+
+
+def test_a_strict_policy_does_not_hide_tool_choice_checks() -> None:
+    pair = [["anthropic", "openai-chat"]]
+    caps = Declaring({"tools": pair, "tool_choice": pair}, {"openai.strict": ["all-required"]}).capabilities()
+    of_pair = [c for c in CORPUS.checks() if (c.source, c.target) == tuple(pair[0])]
+    choice = [c for c in of_pair if c.kind == "tool_choice"]
+    assert choice and all(applicable(c, caps, CORPUS.profiles) is None for c in choice)
+    tools = [c for c in of_pair if c.kind == "tools"]
+    skipped = [applicable(c, caps, CORPUS.profiles) for c in tools]
+    assert any(s and "openai.strict=as-is" in s for s in skipped)  # where it matters, it still counts
+
+
+# -- capabilities and refusals -------------------------------------------------------------------------
+
+
+def test_misspelt_capabilities_name_the_closest_valid_entry() -> None:
+    found = problems(
+        {"kinds": {"tool": [["Anthropic", "openai"]]}, "profiles": {"openai.stric": ["off"],
+                                                                    "openai.strict": ["of"]}},
+        CORPUS,
+    )
+    text = "\n".join(found)
+    assert "unknown kind 'tool' (did you mean 'tools'?)" in text
+    assert "unknown dialect 'Anthropic'" in text and "'anthropic'" in text
+    assert "unknown dialect 'openai'" in text
+    assert "unknown profile key 'openai.stric' (did you mean 'openai.strict'?)" in text
+    assert "unknown value 'of' (did you mean 'off'?)" in text
+    assert problems(Translator().capabilities(), CORPUS) == []
+
+
+@pytest.mark.parametrize(
+    ("declared", "code"),
+    [
+        ('{"kinds": {"tool": [["anthropic", "openai-chat"]]}}', 2),
+        ('{"kinds": {}}', 1),
+    ],
+)
+def test_a_typo_exits_2_and_a_run_where_nothing_applies_does_not_pass(
+    tmp_path: Path, declared: str, code: int
+) -> None:
+    (tmp_path / "declared.py").write_text(
+        "class T:\n"
+        f"    def capabilities(self):\n        return {{'name': 't', 'version': '1', **{declared}}}\n"
+        "    def translate(self, *args):\n        return []\n",
+        encoding="utf-8",
+    )
+    run = subprocess.run(
+        [sys.executable, "-m", "toolwire.cli", "run", "--adapter", "python:declared:T", "--report", "out"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    )
+    assert run.returncode == code, run.stdout[-2000:] + run.stderr[-2000:]
+    assert ("did you mean 'tools'" if code == 2 else "no check applied") in run.stderr
+
+
+def test_a_foreign_refusal_passes_where_a_refusal_is_expected_and_codes_count_when_declared() -> None:
+    class Foreign(Declaring):
+        def translate(self, kind: str, source: str, target: str, payload: Any, profile: Any) -> Any:
+            try:
+                return super().translate(kind, source, target, payload, profile)
+            except Exception as exc:
+                raise GatewayError(f"cannot translate: {exc}") from None
+
+    pair = {"tools": [["canonical", "gemini"]]}
+    own = {c.id: r for c, r in run_all(Foreign(pair, codes="own")) if r.outcome != "skipped"}
+    strict = {c.id: r for c, r in run_all(Foreign(pair, codes="toolwire")) if r.outcome != "skipped"}
+    refusals = [i for i, r in own.items() if r.actual_error is not None]
+    assert refusals
+    assert all(own[i].outcome == "passed" for i in refusals)
+    assert all("refused as expected" in (own[i].message or "") for i in refusals)
+    assert all(strict[i].outcome == "failed" for i in refusals)  # its code is not the corpus's
+
+
+def test_a_4xx_error_body_over_http_is_a_refusal() -> None:
+    body = {"type": "error", "error": {"type": "invalid_request_error", "message": "tools.0: bad"}}
+    assert client_refusal(body, 400) == {
+        "code": "http.400.invalid_request_error", "message": "tools.0: bad", "path": None
+    }
+    assert client_refusal(body, 500) is None  # a server error is no refusal
+    assert client_refusal({"id": "x"}, 400) is None  # nor a body that is no error
+    assert Answer  # the harness's answer type is what the adapter builds from it
