@@ -275,14 +275,19 @@ class Corpus:
 
 def _verdicts_path(corpus_hash: str) -> Path | None:
     """Where the projection verdicts of a corpus are kept between runs (``TOOLWIRE_CACHE_DIR``, else the
-    user's cache directory; ``TOOLWIRE_CACHE_DIR=`` turns it off). The corpus hash covers every case,
-    descriptor and schema, so a kept verdict can never be stale."""
+    user's cache directory; ``TOOLWIRE_CACHE_DIR=`` turns it off). The key covers every case, descriptor
+    and schema (the corpus hash) and the code that spells and validates a projection, so a kept verdict
+    is never stale."""
     base = os.environ.get("TOOLWIRE_CACHE_DIR")
     if base == "":
         return None
     user_cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     root = Path(base) if base else user_cache / "toolwire"
-    return root / f"projections-{corpus_hash[:32]}.json"
+    # the verdicts also depend on how sources are spelled and validated: those modules join the key
+    code = hashlib.sha256(corpus_hash.encode())
+    for module in ("projection.py", "wire.py"):
+        code.update((Path(__file__).parent / module).read_bytes())
+    return root / f"projections-{code.hexdigest()[:32]}.json"
 
 
 def _read_verdicts(corpus_hash: str) -> dict[str, bool]:
