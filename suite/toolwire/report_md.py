@@ -188,15 +188,19 @@ def _summary(results: ResultsLike, tally: Tally) -> list[str]:
     return lines
 
 
-#: a skip reason's varying part (the value or pair it names), dropped so that reasons group
-_REASON_DETAIL = re.compile(r"(profile [\w.-]+)=\S+ not supported.*|(pair) \S+ (not declared).*")
+#: skip reasons that name a varying part (the value or pair): grouped without it
+_PROFILE_SKIP = re.compile(r"profile ([\w.-]+)=\S+ not supported")
+_PAIR_SKIP = re.compile(r"pair \S+ not declared for kind ('\w+')")
 
 
 def _reason_group(message: str) -> str:
-    m = _REASON_DETAIL.match(message)
-    if m is None:
-        return message
-    return f"{m.group(1)} value not implemented" if m.group(1) else "pair not declared for the kind"
+    if not message:
+        return "(no reason recorded)"
+    m = _PROFILE_SKIP.match(message)
+    if m is not None:
+        return f"profile {m.group(1)}: the value the check needs is not implemented"
+    m = _PAIR_SKIP.match(message)
+    return f"pair not declared for kind {m.group(1)}" if m is not None else message
 
 
 def _coverage(results: ResultsLike) -> list[str]:
