@@ -13,7 +13,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["MATCHERS", "Difference", "compare", "format_diff", "instantiate", "is_matcher", "pointer"]
+__all__ = [
+    "MATCHERS",
+    "Difference",
+    "compare",
+    "format_diff",
+    "instantiate",
+    "is_matcher",
+    "lookup",
+    "pointer",
+]
 
 MATCHERS = frozenset(
     {"$any", "$absent", "$optional", "$type", "$json", "$unordered", "$regex", "$id", "$oneOf", "$literal"}
@@ -393,7 +402,8 @@ def compare(expected: Any, actual: Any, tolerate: Tolerate | None = None) -> lis
     return _Comparer(tolerate).compare(expected, actual, "")
 
 
-def _get(doc: Any, path: str) -> tuple[bool, Any]:
+def lookup(doc: Any, path: str) -> tuple[bool, Any]:
+    """(True, value) at JSON Pointer ``path`` in ``doc``, or (False, None) when nothing is there."""
     if not path:
         return True, doc
     node = doc
@@ -420,7 +430,7 @@ def format_diff(differences: list[Difference], expected: Any = None, actual: Any
     if actual is not None and len(differences) <= 3:
         # show the enclosing object of the first difference, to give context
         parent = differences[0].path.rsplit("/", 1)[0] if differences[0].path else ""
-        found, node = _get(actual, parent)
+        found, node = lookup(actual, parent)
         if found and isinstance(node, dict | list):
             text = _show(node, 400)
             lines.append(f"  output at {parent or '(root)'}: {text}")

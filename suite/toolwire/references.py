@@ -18,6 +18,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .matchers import lookup
+
 __all__ = ["anchor", "heading_anchors", "problem", "ref_lists", "repository_paths"]
 
 _URL = re.compile(r"^https?://[^\s/]+\.[^\s/]+\S*$")
@@ -98,16 +100,7 @@ def problem(ref: str, corpus_root: Path, schemas_root: Path | None = None) -> st
 def _json_has(doc: Any, fragment: str) -> bool:
     if not fragment.startswith("/"):
         return isinstance(doc, dict) and fragment in doc
-    node = doc
-    for token in fragment[1:].split("/"):
-        token = token.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return False
-    return True
+    return lookup(doc, fragment)[0]
 
 
 def ref_lists(node: Any, pointer: str = "") -> Iterator[tuple[str, str]]:
