@@ -206,19 +206,22 @@ class Corpus:
         key = f"{case.id}|{dialect}"
         if key not in self._verdicts:
             self._verdicts[key] = bool(wire.validate(dialect, case.kind, payload, self.schemas_root))
-            self._verdicts_changed = True
         return self._verdicts[key]
 
     @cached_property
+    def _verdicts(self) -> dict[str, bool]:
+        """Projection verdicts (``<case id>|<dialect>`` → invalid) kept from an earlier run."""
+        return _read_verdicts(self.hash)
+
+    @cached_property
     def _checks(self) -> list[Check]:
-        self._verdicts = _read_verdicts(self.hash)
-        self._verdicts_changed = False
+        known = len(self._verdicts)
         out: list[Check] = []
         for case in self.cases:
             out.extend(self._case_checks(case))
             for projection in self.projections(case):
                 out.extend(self._case_checks(case, projection))
-        if self._verdicts_changed:
+        if len(self._verdicts) != known:
             _write_verdicts(self.hash, self._verdicts)
         return out
 
