@@ -267,8 +267,10 @@ def test_badge_is_valid_svg_with_the_must_score(tmp_path: Path, results: list[Pa
         root = ET.parse(tmp_path / "out" / f"{name}.badge.svg").getroot()
         assert root.tag == f"{ns}svg"
         texts = [t.text for t in root.iter(f"{ns}text")]
-        assert texts == ["toolwire-must", "toolwire-must", value, value]
-        assert root.get("aria-label") == f"toolwire-must: {value}"
+        shown = texts[2]  # the score, then how much of the corpus applied to the implementation
+        assert shown.startswith(f"{value} · ") and shown.endswith("% applied"), shown
+        assert texts == ["toolwire-must", "toolwire-must", shown, shown]
+        assert root.get("aria-label") == f"toolwire-must: {shown}"
         fills = [r.get("fill") for r in root.iter(f"{ns}rect")]
         assert colour in fills
         width = int(root.get("width"))
