@@ -203,6 +203,38 @@ def _reason_group(message: str) -> str:
     return f"pair not declared for kind {m.group(1)}" if m is not None else message
 
 
+def _unreached(checks: list[dict[str, Any]]) -> list[str]:
+    """Features that checks of a declared kind and pair carry, none of which applied: the exceptions to
+    "every feature a declared pair can express is tested", each with why."""
+    by_feature: dict[str, list[dict[str, Any]]] = {}
+    for check in checks:
+        for key in check.get("features") or ():
+            by_feature.setdefault(str(key), []).append(check)
+    rows = []
+    for key in sorted(by_feature):
+        group = by_feature[key]
+        if any(c.get("outcome") != "skipped" for c in group):
+            continue
+        reasons = Counter(
+            _reason_group(str(c.get("message") or ""))
+            for c in group
+            if not str(c.get("message") or "").startswith(("kind ", "pair "))
+        )
+        if reasons:  # some check had a declared kind and pair: only a policy kept it out
+            why, _ = min(reasons.items(), key=lambda kv: (-kv[1], kv[0]))
+            rows.append(f"| {_code(key)} | {_cell(why)} |")
+    if not rows:
+        return []
+    return [
+        "",
+        "Features that checks of a declared kind and pair carry, none of which applied:",
+        "",
+        "| feature | why |",
+        "|---|---|",
+        *rows,
+    ]
+
+
 def _coverage(results: ResultsLike) -> list[str]:
     """What the implementation declared, how much of the corpus applied to it, and why the rest did not."""
     caps = ((results.header or {}).get("adapter") or {}).get("capabilities") or {}
@@ -228,6 +260,7 @@ def _coverage(results: ResultsLike) -> list[str]:
             f"(\"Kinds lifted into requests\")."
         )
     skipped = [c for c in checks if c.get("outcome") == "skipped"]
+    lines += _unreached(checks)
     reasons = Counter(_reason_group(str(c.get("message") or "")) for c in skipped)
     if reasons:
         lines += ["", "| why the other checks did not apply | checks |", "|---|---:|"]

@@ -229,3 +229,18 @@ def test_a_4xx_error_body_over_http_is_a_refusal() -> None:
     assert client_refusal(body, 500) is None  # a server error is no refusal
     assert client_refusal({"id": "x"}, 400) is None  # nor a body that is no error
     assert Answer  # the harness's answer type is what the adapter builds from it
+
+
+def test_the_report_names_features_a_declared_pair_carries_but_a_policy_kept_out() -> None:
+    from toolwire.report_md import _unreached
+
+    checks = [
+        {"features": ["text.malformed"], "outcome": "skipped",
+         "message": "profile stream.text-calls=parse not supported (declares only the default 'off')"},
+        {"features": ["schema.refs"], "outcome": "skipped", "message": "kind 'tools' not declared by it"},
+        {"features": ["tools.wrapper"], "outcome": "passed"},
+    ]
+    rows = [line for line in _unreached(checks) if line.startswith("| `")]
+    assert rows == [
+        "| `text.malformed` | profile stream.text-calls: the value the check needs is not implemented |"
+    ]
