@@ -327,5 +327,5 @@ def load_adapter(
     if scheme == "http":
         from .http_adapter import HttpAdapter
 
-        return HttpAdapter(spec, rest, timeout=timeout)
+        return HttpAdapter(spec, rest, timeout=timeout, cwd=cwd)
     raise AdapterError(f"{spec!r}: unknown adapter scheme {scheme!r} (python:, cmd:, http:, or 'reference')")

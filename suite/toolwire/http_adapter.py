@@ -329,14 +329,23 @@ def _free_port() -> int:
 class HttpAdapter(Adapter):
     """A translating proxy run black-box through HTTP (see the module docstring)."""
 
-    def __init__(self, spec: str, config_path: str, timeout: float | None = 30.0) -> None:
+    def __init__(
+        self,
+        spec: str,
+        config_path: str,
+        timeout: float | None = 30.0,
+        cwd: str | os.PathLike[str] | None = None,
+    ) -> None:
         try:
             import aiohttp  # noqa: F401
         except ModuleNotFoundError as exc:
             raise AdapterError(
                 f"{spec}: the http: adapter needs aiohttp (a dependency of toolwire): pip install aiohttp"
             ) from exc
-        cfg = load_config(config_path)
+        # the caller's directory, not the one `toolwire run` moves pytest to: the config and the proxy's
+        # command resolve against it, as they would in the user's shell
+        self.cwd = os.path.abspath(cwd) if cwd is not None else os.getcwd()
+        cfg = load_config(os.path.join(self.cwd, config_path))
         self.cfg = cfg
         self.client = cfg["client_dialect"]
         self.upstream = cfg["upstream_dialect"]
@@ -397,6 +406,7 @@ class HttpAdapter(Adapter):
                 stdout=self._log,
                 stderr=self._log,
                 env=env,
+                cwd=self.cwd,
                 start_new_session=os.name == "posix",
             )
         except OSError as exc:
