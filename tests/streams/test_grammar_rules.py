@@ -326,3 +326,21 @@ def test_error_events_end_a_stream_and_accumulate_to_the_error() -> None:
     chat = [{"data": {"error": {"message": "boom", "type": "server_error"}}}, {"data": "[DONE]"}]
     assert check_stream(chat, "openai-chat") == []
     assert accumulate(chat, "openai-chat") == {"error": {"message": "boom", "type": "server_error"}}
+
+
+def test_a_done_line_after_an_anthropic_stream_is_what_the_sdk_skips() -> None:
+    """The official Anthropic SDK dispatches on SSE event names, so a nameless `data: [DONE]` (which some
+    proxies append) never reaches it: no violation, and the accumulated message is unchanged."""
+    from toolwire.streams.accumulate import accumulate
+    from toolwire.streams.grammar import check_stream
+
+    start = {"type": "message_start", "message": {
+        "id": "msg_1", "type": "message", "role": "assistant", "model": "m", "content": [],
+        "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}}
+    delta = {"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+             "usage": {"output_tokens": 1}}
+    events = [{"event": d["type"], "data": d} for d in (start, delta, {"type": "message_stop"})]
+    assert check_stream([*events, {"data": "[DONE]"}], "anthropic") == []
+    assert accumulate([*events, {"data": "[DONE]"}], "anthropic") == accumulate(events, "anthropic")
+    # a named event after the end is still one too many
+    assert check_stream([*events, {"event": "ping", "data": {"type": "ping"}}], "anthropic")

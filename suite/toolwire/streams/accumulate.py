@@ -137,6 +137,8 @@ class AnthropicAccumulator(Accumulator):
         self.call_of: dict[int, int] = {}
 
     def on_data(self, data: Any) -> list[Fragment] | None:
+        if data == DONE:
+            return None  # not an Anthropic event: the SDK, which dispatches on event names, skips it
         kind = data.get("type")
         if kind == "message_start":
             self.message = copy.deepcopy(data["message"])
@@ -558,6 +560,8 @@ class CanonicalAccumulator(Accumulator):
         self.call_of: dict[int, int] = {}
 
     def on_data(self, data: Any) -> list[Fragment] | None:
+        if data == DONE:
+            return None  # not an Anthropic event: the SDK, which dispatches on event names, skips it
         kind = data.get("type")
         if kind == "message_start":
             self.start = {k: data[k] for k in ("id", "model") if k in data}

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .sse import DONE
+
 __all__ = [
     "DIALECTS",
     "Grammar",
@@ -71,6 +73,8 @@ class Grammar:
         if "event" in event and not isinstance(name, str):
             raise self.fail("event-name", "the event name must be a string")
         data = event["data"]
+        if name is None and data == DONE and self.event_names:
+            return  # a client that dispatches on event names never sees it (the Anthropic SDK skips it)
         if self.ended:
             raise self.fail("after-end", f"an event after the end of the stream ({describe(data)})")
         if self.event_names is False and name is not None:
