@@ -193,36 +193,20 @@ class Corpus:
             payload = spell(case.source_payload, lift)
             if payload is None:
                 continue
-            invalid = self._invalid(case, name, payload)
+            invalid = bool(wire.validate(name, case.kind, payload, self.schemas_root))
             others = [e for e in case.expect if e.get("dialect") != name]
             if invalid and not all("error" in e for e in others):
                 continue
             out.append(Projection(name, payload, invalid))
         return out
 
-    def _invalid(self, case: Case, dialect: str, payload: Any) -> bool:
-        """Whether the wire schema rejects a projection: validating a tool list against OpenAI's
-        JSON Schema meta-schema takes tens of milliseconds, so verdicts are kept per corpus hash."""
-        key = f"{case.id}|{dialect}"
-        if key not in self._verdicts:
-            self._verdicts[key] = bool(wire.validate(dialect, case.kind, payload, self.schemas_root))
-        return self._verdicts[key]
-
-    @cached_property
-    def _verdicts(self) -> dict[str, bool]:
-        """Projection verdicts (``<case id>|<dialect>`` → invalid) kept from an earlier run."""
-        return _read_verdicts(self.hash)
-
     @cached_property
     def _checks(self) -> list[Check]:
-        known = len(self._verdicts)
         out: list[Check] = []
         for case in self.cases:
             out.extend(self._case_checks(case))
             for projection in self.projections(case):
                 out.extend(self._case_checks(case, projection))
-        if len(self._verdicts) != known:
-            _write_verdicts(self.hash, self._verdicts)
         return out
 
     def _case_checks(self, case: Case, projection: Projection | None = None) -> list[Check]:
@@ -274,46 +258,6 @@ class Corpus:
                 for trip, variant in trips
             )
         return out
-
-
-def _verdicts_path(corpus_hash: str) -> Path | None:
-    """Where the projection verdicts of a corpus are kept between runs (``TOOLWIRE_CACHE_DIR``, else the
-    user's cache directory; ``TOOLWIRE_CACHE_DIR=`` turns it off). The key covers every case, descriptor
-    and schema (the corpus hash) and the code that spells and validates a projection, so a kept verdict
-    is never stale."""
-    base = os.environ.get("TOOLWIRE_CACHE_DIR")
-    if base == "":
-        return None
-    user_cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    root = Path(base) if base else user_cache / "toolwire"
-    # the verdicts also depend on how sources are spelled and validated: those modules join the key
-    code = hashlib.sha256(corpus_hash.encode())
-    for module in ("projection.py", "wire.py"):
-        code.update((Path(__file__).parent / module).read_bytes())
-    return root / f"projections-{code.hexdigest()[:32]}.json"
-
-
-def _read_verdicts(corpus_hash: str) -> dict[str, bool]:
-    path = _verdicts_path(corpus_hash)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8")) if path is not None else {}
-    except (OSError, ValueError):
-        return {}
-    ok = isinstance(data, dict) and all(isinstance(v, bool) for v in data.values())
-    return dict(data) if ok else {}
-
-
-def _write_verdicts(corpus_hash: str, verdicts: dict[str, bool]) -> None:
-    path = _verdicts_path(corpus_hash)
-    if path is None:
-        return
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(verdicts, sort_keys=True), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:
-        pass  # a cache that cannot be written only costs time
 
 
 #: the kinds whose canonical sources are projected into the provider dialects

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from . import paths
+from .verdict_cache import store_for
 
 __all__ = [
     "BASE_URI",
@@ -157,38 +158,35 @@ def _wire_validator(dialect: str, kind: str, schemas: Path | None) -> Any:
         return _validator(root, path.relative_to(root).as_posix())
 
 
-#: verdicts already given, by (dialect, kind, schemas, tolerant, payload as JSON): the same output is
-#: validated again and again (a stream's re-chunked replays, a projection judged per target)
-_VERDICTS: dict[tuple[Any, ...], tuple[list[str], set[str]] | None] = {}
-_MAX_VERDICTS = 50_000
-
-
 def _verdict(
     dialect: str, kind: str, payload: Any, schemas: Path | None, tolerant: bool
 ) -> tuple[list[str], set[str]] | None:
+    """The verdict on ``payload``, given once per distinct payload and kept between runs
+    (toolwire.verdict_cache)."""
+    root = _root(schemas).resolve()
+    store = store_for(root)
     try:
-        key: tuple[Any, ...] | None = (dialect, kind, schemas, tolerant, json.dumps(payload))
+        key: str | None = store.key(dialect, kind, tolerant, payload)
     except (TypeError, ValueError, RecursionError):
-        key = None  # not JSON: validated as it is, never cached
-    if key is not None and key in _VERDICTS:
-        return _VERDICTS[key]
-    validator = _wire_validator(dialect, kind, schemas)
+        key = None  # not JSON: validated as it is, never kept
+    if key is not None:
+        known, kept = store.get(key)
+        if known:
+            return None if kept is None else (list(kept[0]), set(kept[1]))
+    validator = _wire_validator(dialect, kind, root)
     found: tuple[list[str], set[str]] | None = None
     if validator is not None:
         extensions: set[str] = set()
         found = (_messages(validator, payload, extensions if tolerant else None), extensions)
     if key is not None:
-        with _lock:
-            if len(_VERDICTS) >= _MAX_VERDICTS:
-                _VERDICTS.clear()
-            _VERDICTS[key] = found
+        store.put(key, None if found is None else (list(found[0]), sorted(found[1])))
     return found
 
 
 def validate(dialect: str, kind: str, payload: Any, schemas: Path | None = None) -> list[str] | None:
     """Wire-schema errors as ``"<json pointer>: <message>"``; [] when valid, None when no schema exists."""
     found = _verdict(dialect, kind, payload, schemas, False)
-    return None if found is None else list(found[0])
+    return None if found is None else found[0]
 
 
 def validate_tolerant(
@@ -197,8 +195,7 @@ def validate_tolerant(
     """Like :func:`validate`, for what a client reads (responses, stream events): members the schema does
     not know (vendor extensions, fields newer than the schema) and null members are not errors; the
     unknown members' pointers come back as the second item. None when no schema exists."""
-    found = _verdict(dialect, kind, payload, schemas, True)
-    return None if found is None else (list(found[0]), set(found[1]))
+    return _verdict(dialect, kind, payload, schemas, True)
 
 
 def declared_names(dialect: str, kind: str, schemas: Path | None = None) -> frozenset[str]:
