@@ -14,7 +14,8 @@ SCRIPT = """
 import json, sys
 from pathlib import Path
 from toolwire import wire
-print(json.dumps(wire.validate("openai-chat", "tool_choice", {"tool_choice": "sometimes"}, Path(sys.argv[1]))))
+payload = {"tool_choice": "sometimes"}
+print(json.dumps(wire.validate("openai-chat", "tool_choice", payload, Path(sys.argv[1]))))
 """
 
 
