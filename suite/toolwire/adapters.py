@@ -54,6 +54,8 @@ class Answer:
     error: dict[str, Any] | None = None
     crash: str | None = None
     duration_ms: float = 0.0
+    #: where the implementation changed the payload it was handed (a JSON Pointer), when it did
+    mutated: str | None = None
 
 
 def describe_crash(exc: BaseException) -> str:
@@ -129,14 +131,20 @@ class Adapter:
         }
 
     def translate(self, kind: str, source: str, target: str, payload: Any, profile: dict[str, str]) -> Answer:
-        """Translate one payload; never raises (except KeyboardInterrupt)."""
-        return self._answer(lambda: self._call(kind, source, target, copy.deepcopy(payload), dict(profile)))
+        """Translate one payload; never raises (except KeyboardInterrupt). The implementation gets a copy;
+        if it changes it, the answer says where (a translator must not touch its caller's data)."""
+        given = copy.deepcopy(payload)
+        answer = self._answer(lambda: self._call(kind, source, target, given, dict(profile)))
+        return _mutation(answer, payload, given)
 
     def translate_stream(
         self, source: str, target: str, events: list[Any], profile: dict[str, str]
     ) -> Answer:
-        """Translate a stream (list of events); never raises (except KeyboardInterrupt)."""
-        return self._answer(lambda: self._call_stream(source, target, copy.deepcopy(events), dict(profile)))
+        """Translate a stream (list of events); never raises (except KeyboardInterrupt). Like
+        :meth:`translate`, the answer says where the implementation changed the events it was handed."""
+        given = copy.deepcopy(events)
+        answer = self._answer(lambda: self._call_stream(source, target, given, dict(profile)))
+        return _mutation(answer, events, given)
 
     def close(self) -> None:
         """Release resources (processes, sockets)."""
@@ -185,6 +193,37 @@ class Adapter:
 
     def _call_stream(self, source: str, target: str, events: list[Any], profile: dict[str, str]) -> Any:
         raise NotImplementedError
+
+
+def _mutation(answer: Answer, original: Any, given: Any) -> Answer:
+    """``answer`` with ``mutated`` set when ``given`` (the copy handed over) no longer equals ``original``.
+    A hung call may still be running: its copy is not looked at."""
+    if answer.status != "crash":
+        where = first_difference(original, given)
+        if where is not None:
+            answer.mutated = where or "/"
+    return answer
+
+
+def first_difference(a: Any, b: Any, at: str = "") -> str | None:
+    """The JSON Pointer of the first place where ``a`` and ``b`` differ, or None when they are equal."""
+    if type(a) is not type(b):
+        return at
+    if isinstance(a, dict):
+        for key in list(a) + [k for k in b if k not in a]:
+            if key not in a or key not in b:
+                return f"{at}/{str(key).replace('~', '~0').replace('/', '~1')}"
+            found = first_difference(a[key], b[key], f"{at}/{str(key).replace('~', '~0').replace('/', '~1')}")
+            if found is not None:
+                return found
+        return None
+    if isinstance(a, list):
+        for i, (x, y) in enumerate(zip(a, b, strict=False)):
+            found = first_difference(x, y, f"{at}/{i}")
+            if found is not None:
+                return found
+        return None if len(a) == len(b) else f"{at}/{min(len(a), len(b))}"
+    return None if a == b else at
 
 
 class PythonAdapter(Adapter):

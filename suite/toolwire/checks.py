@@ -28,6 +28,7 @@ __all__ = [
     "judge",
     "lifted",
     "judge_round_trip",
+    "mutated",
     "run_check",
     "run_round_trip",
 ]
@@ -224,6 +225,8 @@ def judge(check: Check, answer: Answer, expected_key: str = "payload", codes: bo
     ms = answer.duration_ms
     if answer.status == "crash":
         return CheckResult("errored", message=answer.crash, duration_ms=ms)
+    if answer.mutated is not None:
+        return mutated(answer)
     if answer.status == "error":
         actual = answer.error or {}
         if "error" in exp:
@@ -284,6 +287,16 @@ def judge(check: Check, answer: Answer, expected_key: str = "payload", codes: bo
         differs="output differs from the expectation in",
         matches="output matches the expectation but is",
         say_valid=True,
+    )
+
+
+def mutated(answer: Answer) -> CheckResult:
+    """The verdict on a translator that changed the payload it was handed: the caller's data is not its to
+    change (a caller that keeps its messages sees them altered), whatever it answered."""
+    return CheckResult(
+        "failed",
+        duration_ms=answer.duration_ms,
+        message=f"mutated its input: the payload it was handed differs afterwards at {answer.mutated}",
     )
 
 
@@ -348,6 +361,8 @@ def judge_round_trip(check: Check, there: Answer, back: Answer | None) -> CheckR
     for leg, answer in (("there", there), ("back", back)):
         if answer is None:
             continue
+        if answer.mutated is not None and answer.status != "crash":
+            return mutated(answer)
         way = f"{src}>{tgt}" if leg == "there" else f"{tgt}>{src}"
         if answer.status == "crash":
             return CheckResult("errored", message=f"round trip, {way}: {answer.crash}", duration_ms=ms)

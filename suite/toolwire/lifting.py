@@ -83,7 +83,7 @@ def lower_answer(check: Check, answer: Answer) -> Answer:
         path = error.get("path")
         if isinstance(path, str) and (path == prefix or path.startswith(prefix + "/")):
             error["path"] = path[len(prefix) :]
-        return Answer("error", error=error, duration_ms=answer.duration_ms)
+        return Answer("error", error=error, duration_ms=answer.duration_ms, mutated=answer.mutated)
     if answer.status != "payload":
         return answer
     output = answer.payload
@@ -93,4 +93,4 @@ def lower_answer(check: Check, answer: Answer) -> Answer:
         lowered = output.get(lift["tools_member"])
     else:
         lowered = {key: output[key] for key in lift["choice_members"] if key in output}
-    return Answer("payload", payload=lowered, duration_ms=answer.duration_ms)
+    return Answer("payload", payload=lowered, duration_ms=answer.duration_ms, mutated=answer.mutated)

@@ -244,3 +244,22 @@ def test_the_report_names_features_a_declared_pair_carries_but_a_policy_kept_out
     assert rows == [
         "| `text.malformed` | profile stream.text-calls: the value the check needs is not implemented |"
     ]
+
+
+def test_a_translator_that_mutates_its_input_fails_even_when_its_output_is_right() -> None:
+    class Mutating(Declaring):
+        def translate(self, kind: str, source: str, target: str, payload: Any, profile: Any) -> Any:
+            out = super().translate(kind, source, target, payload, profile)
+            if isinstance(payload, list) and payload:
+                payload.pop()  # like a converter that consumes its caller's list
+            return out
+
+    pair = {"tools": [["openai-chat", "anthropic"]]}
+    results = [(c, r) for c, r in run_all(Mutating(pair)) if r.outcome != "skipped"]
+    # every check whose translation returned (and so popped) fails; a refusal happens before the pop
+    popped = [r for c, r in results if c.source_payload and r.actual_error is None]
+    assert popped and all(r.outcome == "failed" for r in popped)
+    assert all("mutated its input" in (r.message or "") and "differs afterwards at /" in (r.message or "")
+               for r in popped)
+    honest = [r for c, r in run_all(Declaring(pair)) if r.outcome != "skipped"]
+    assert honest and all(r.outcome == "passed" for r in honest)

@@ -132,7 +132,7 @@ def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
         events = rechunk(events, check.source, strategy)
         label = f"source re-chunked ({strategy}): "
     answer = adapter.translate_stream(check.source, check.target, events, profile)
-    if answer.status != "payload" or "error" in check.expectation:
+    if answer.status != "payload" or "error" in check.expectation or answer.mutated is not None:
         from ..capabilities import speaks_toolwire_codes
 
         result = judge(check, answer, codes=speaks_toolwire_codes(adapter.capabilities))
