@@ -39,6 +39,7 @@ exceptions (``litellm.exceptions.*``, e.g. ``UnsupportedParamsError``, ``BadRequ
 
 from __future__ import annotations
 
+import copy
 import os
 from typing import Any
 
@@ -195,8 +196,10 @@ class LiteLLMTranslator(PeerTranslator):
 
         _litellm()
         model = stream_model(events)
+        # each chunk made from its own copy: in LiteLLM the chunks come off the network, and building the
+        # pydantic model fills in defaults (a tool call's `type`) inside the dict it is given
         chunks = (
-            ModelResponseStream(**ev["data"])
+            ModelResponseStream(**copy.deepcopy(ev["data"]))
             for ev in events
             if isinstance(ev, dict) and isinstance(ev.get("data"), dict)
         )
