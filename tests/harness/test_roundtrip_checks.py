@@ -235,10 +235,10 @@ def test_lossy_round_trip_fails_with_a_diff(corpus_dir: Path, mod: str) -> None:
 def test_literal_source_payload_is_not_read_as_matchers(corpus_dir: Path, mod: str, tmp_path: Path) -> None:
     # `{"$any": true}` in the source is data: an output with anything else there is a difference
     (tmp_path / "mods" / f"{mod}_any.py").write_text(
-        f"from {mod} import Lossless\n"
+        f"import copy\nfrom {mod} import Lossless\n"
         "class Drifting(Lossless):\n"
         "    def back(self, payload):\n"
-        "        out = super().back(payload)\n"
+        "        out = copy.deepcopy(super().back(payload))  # its own output, not the caller's payload\n"
         "        out['tools'][0]['meta'] = {'$any': False}\n"
         "        return out\n"
     )
