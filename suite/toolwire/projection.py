@@ -35,7 +35,6 @@ __all__ = [
     "project_path",
     "project_tools",
     "substitute",
-    "tool_names",
 ]
 
 _ABSENT = object()
@@ -212,13 +211,6 @@ def project_choice(fragment: Any, lift: dict[str, Any]) -> Any:
             return None  # the flag lives inside the choice object: it cannot stand alone
         out = merge(out, substitute(template, {"parallel": parallel}))
     return out
-
-
-def tool_names(fragment: Any) -> list[str]:
-    """The tool names a canonical tool-choice fragment refers to (for the tools of a lifted request)."""
-    choice = fragment.get("tool_choice") if isinstance(fragment, dict) else None
-    names = choice.get("tools") if isinstance(choice, dict) else None
-    return [n for n in names if isinstance(n, str)] if isinstance(names, list) else []
 
 
 @dataclass(frozen=True)
