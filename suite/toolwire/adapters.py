@@ -5,10 +5,9 @@ An adapter never lets an implementation's exception escape: every call returns a
 
 from __future__ import annotations
 
-import copy
 import importlib
-import math
 import os
+import queue
 import sys
 import threading
 import time
@@ -16,6 +15,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .jsonvalue import first_difference, json_copy, json_problem, same_json
 from .protocol import refusal_of
 
 __all__ = [
@@ -26,7 +26,6 @@ __all__ = [
     "PythonAdapter",
     "default_timeout",
     "describe_crash",
-    "json_problem",
     "load_adapter",
 ]
 
@@ -73,32 +72,6 @@ def describe_crash(exc: BaseException) -> str:
     return text
 
 
-def json_problem(value: Any, path: str = "") -> str | None:
-    """Why ``value`` is not a JSON value (with the JSON Pointer of the culprit), or None when it is one."""
-    stack: list[tuple[Any, str]] = [(value, path)]
-    while stack:
-        node, where = stack.pop()
-        if node is None or isinstance(node, bool | str):
-            continue
-        if isinstance(node, int):
-            continue
-        if isinstance(node, float):
-            if not math.isfinite(node):
-                return f"{where or '(root)'}: {node!r} is not a JSON number"
-            continue
-        if isinstance(node, list):
-            stack.extend((v, f"{where}/{i}") for i, v in enumerate(node))
-            continue
-        if isinstance(node, dict):
-            for k, v in node.items():
-                if not isinstance(k, str):
-                    return f"{where or '(root)'}: object key {k!r} is a {type(k).__name__}, not a string"
-                stack.append((v, where + "/" + k.replace("~", "~0").replace("/", "~1")))
-            continue
-        return f"{where or '(root)'}: a {type(node).__module__}.{type(node).__qualname__} is not a JSON value"
-    return None
-
-
 @dataclass
 class Adapter:
     """A loaded implementation. Subclasses implement :meth:`_call` and :meth:`_call_stream`."""
@@ -133,7 +106,7 @@ class Adapter:
     def translate(self, kind: str, source: str, target: str, payload: Any, profile: dict[str, str]) -> Answer:
         """Translate one payload; never raises (except KeyboardInterrupt). The implementation gets a copy;
         if it changes it, the answer says where (a translator must not touch its caller's data)."""
-        given = copy.deepcopy(payload)
+        given = json_copy(payload)
         answer = self._answer(lambda: self._call(kind, source, target, given, dict(profile)))
         return _mutation(answer, payload, given)
 
@@ -142,7 +115,7 @@ class Adapter:
     ) -> Answer:
         """Translate a stream (list of events); never raises (except KeyboardInterrupt). Like
         :meth:`translate`, the answer says where the implementation changed the events it was handed."""
-        given = copy.deepcopy(events)
+        given = json_copy(events)
         answer = self._answer(lambda: self._call_stream(source, target, given, dict(profile)))
         return _mutation(answer, events, given)
 
@@ -171,22 +144,10 @@ class Adapter:
         """Call with the timeout (in a helper thread: a hung call is abandoned, the run goes on)."""
         if not self.timeout:
             return call()
-        box: dict[str, Any] = {}
-
-        def target() -> None:
-            try:
-                box["out"] = call()
-            except BaseException as exc:  # re-raised in the calling thread
-                box["exc"] = exc
-
-        thread = threading.Thread(target=target, name="toolwire-translate", daemon=True)
-        thread.start()
-        thread.join(self.timeout)
-        if thread.is_alive():
-            raise _Hung(f"the implementation did not answer within {self.timeout:g} s (hung); call abandoned")
-        if "exc" in box:
-            raise box["exc"]
-        return box.get("out")
+        worker = self.__dict__.get("_worker")
+        if worker is None or worker.abandoned:
+            worker = self.__dict__["_worker"] = _Worker()
+        return worker.run(call, self.timeout)
 
     def _call(self, kind: str, source: str, target: str, payload: Any, profile: dict[str, str]) -> Any:
         raise NotImplementedError
@@ -195,35 +156,45 @@ class Adapter:
         raise NotImplementedError
 
 
+class _Worker:
+    """A thread that makes the calls of one adapter, one at a time (starting a thread per call costs more
+    than most translations). A call that outlives its timeout keeps the worker busy for good: the adapter
+    abandons it and starts another."""
+
+    def __init__(self) -> None:
+        self.calls: queue.SimpleQueue[tuple[Any, dict[str, Any], threading.Event]] = queue.SimpleQueue()
+        self.abandoned = False
+        threading.Thread(target=self._serve, name="toolwire-translate", daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            call, box, done = self.calls.get()
+            try:
+                box["out"] = call()
+            except BaseException as exc:  # re-raised in the calling thread
+                box["exc"] = exc
+            done.set()
+
+    def run(self, call: Any, timeout: float) -> Any:
+        box: dict[str, Any] = {}
+        done = threading.Event()
+        self.calls.put((call, box, done))
+        if not done.wait(timeout):
+            self.abandoned = True
+            raise _Hung(f"the implementation did not answer within {timeout:g} s (hung); call abandoned")
+        if "exc" in box:
+            raise box["exc"]
+        return box.get("out")
+
+
 def _mutation(answer: Answer, original: Any, given: Any) -> Answer:
     """``answer`` with ``mutated`` set when ``given`` (the copy handed over) no longer equals ``original``.
     A hung call may still be running: its copy is not looked at."""
-    if answer.status != "crash":
+    if answer.status != "crash" and not same_json(original, given):
         where = first_difference(original, given)
         if where is not None:
             answer.mutated = where or "/"
     return answer
-
-
-def first_difference(a: Any, b: Any, at: str = "") -> str | None:
-    """The JSON Pointer of the first place where ``a`` and ``b`` differ, or None when they are equal."""
-    if type(a) is not type(b):
-        return at
-    if isinstance(a, dict):
-        for key in list(a) + [k for k in b if k not in a]:
-            if key not in a or key not in b:
-                return f"{at}/{str(key).replace('~', '~0').replace('/', '~1')}"
-            found = first_difference(a[key], b[key], f"{at}/{str(key).replace('~', '~0').replace('/', '~1')}")
-            if found is not None:
-                return found
-        return None
-    if isinstance(a, list):
-        for i, (x, y) in enumerate(zip(a, b, strict=False)):
-            found = first_difference(x, y, f"{at}/{i}")
-            if found is not None:
-                return found
-        return None if len(a) == len(b) else f"{at}/{min(len(a), len(b))}"
-    return None if a == b else at
 
 
 class PythonAdapter(Adapter):

@@ -9,11 +9,18 @@ import importlib.util
 import os
 import re
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import __version__, paths
+
+if TYPE_CHECKING:
+    from .adapters import Adapter
+    from .corpus import Corpus
+
+if TYPE_CHECKING:
+    pass
 
 __all__ = ["build_parser", "main", "run"]
 
@@ -53,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     run_p = sub.add_parser(
         "run",
         help="run the corpus against an implementation; write results.jsonl and a Markdown report",
-        description="Run every corpus check against an implementation (pytest in-process) and write "
+        description="Run every corpus check against an implementation and write "
         "DIR/NAME.results.jsonl and DIR/NAME.md. Exit 0 when no check failed or errored.",
     )
     run_p.add_argument(
@@ -62,19 +69,25 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SPEC",
         help="'reference' (default), python:pkg.module:obj, peer:NAME (a bundled adapter for litellm, "
         "any-llm, aisuite or langchain; README 'Peer adapters'), cmd:<command line> (a process speaking "
-        f"the protocol of {paths.guide('docs/protocol.md')}, e.g. \"cmd:node my-harness.mjs\"; an example: "
+        f'the protocol of {paths.guide("docs/protocol.md")}, e.g. "cmd:node my-harness.mjs"; an example: '
         f"{paths.guide('examples/node-harness/harness.mjs')}) or http:CONFIG.toml (a proxy, black-box)",
     )
     run_p.add_argument("--corpus", metavar="DIR", default=None, help="corpus directory (default: bundled)")
     run_p.add_argument(
-        "-k", dest="keyword", metavar="EXPR", default=None, help="pytest -k selection of checks"
+        "-k",
+        dest="keyword",
+        metavar="EXPR",
+        default=None,
+        help="select checks as pytest -k does: words match check ids and markers (toolwire_must, "
+        "toolwire_tools …); and, or, not, parentheses",
     )
     run_p.add_argument(
         "-n",
         dest="workers",
         metavar="N",
         default="0",
-        help="parallel workers with pytest-xdist (default 0: none)",
+        help="worker processes, or 'auto' (one per CPU); each loads its own implementation (a cmd: process "
+        "or proxy per worker). Default 0: checks run in this process",
     )
     run_p.add_argument(
         "--report", metavar="DIR", default="reports", help="output directory (default: ./reports)"
@@ -127,46 +140,59 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _plugin_autoloaded() -> bool:
-    try:
-        return any(ep.value == "toolwire.plugin" for ep in importlib.metadata.entry_points(group="pytest11"))
-    except Exception:
-        return False
-
-
 def _safe_name(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "results"
 
 
 def run(args: argparse.Namespace, argv: Sequence[str] = ()) -> int:
-    """``toolwire run``: pytest with the plugin, then the Markdown report (``argv`` goes in the header)."""
-    import pytest
-
-    from . import plugin
+    """``toolwire run``: every check through the implementation (toolwire.runner, no pytest), the results
+    file, then the Markdown report (``argv`` goes in the header)."""
     from .adapters import AdapterError, load_adapter
     from .corpus import CorpusError, load_corpus
-    from .results import ResultsError, read_results
+    from .runner import select, workers_of
+    from .selection import SelectionError
 
     try:
+        workers = workers_of(args.workers)
+    except ValueError:
+        print(f"toolwire: -n {args.workers!r}: a number of worker processes, or 'auto'", file=sys.stderr)
+        return 2
+    try:
         corpus = load_corpus(args.corpus)
-        adapter = load_adapter(args.adapter)
-    except (CorpusError, AdapterError, FileNotFoundError) as exc:
+        select(corpus, args.keyword)
+        adapter = load_adapter(
+            args.adapter,
+            timeout="default" if args.timeout is None else args.timeout,
+            validate_protocol=args.validate_protocol,
+        )
+    except (CorpusError, AdapterError, FileNotFoundError, SelectionError) as exc:
         print(f"toolwire: {exc}", file=sys.stderr)
         return 2
-    adapter.close()  # only its name was needed; pytest loads its own (a cmd: process per worker)
+    try:
+        return _run_loaded(args, argv, corpus, adapter, workers)
+    finally:
+        adapter.close()
+
+
+def _run_loaded(
+    args: argparse.Namespace, argv: Sequence[str], corpus: Corpus, adapter: Adapter, workers: int
+) -> int:
     from .capabilities import problems
+    from .results import ResultsError, read_results
+    from .runner import Run, RunOptions, run_checks
 
     bad = problems(adapter.capabilities, corpus)
     if bad:
         for line in bad:
             print(f"toolwire: {args.adapter}: capabilities: {line}", file=sys.stderr)
         return 2
+    expectations = None
     if args.expectations:
         from .expectations import ExpectationsError
         from .expectations import load as load_expectations
 
         try:
-            load_expectations(args.expectations, corpus)
+            expectations = load_expectations(args.expectations, corpus)
         except ExpectationsError as exc:
             print(f"toolwire: {exc}", file=sys.stderr)
             return 2
@@ -176,57 +202,28 @@ def run(args: argparse.Namespace, argv: Sequence[str] = ()) -> int:
     results_path = out / f"{name}.results.jsonl"
     md_path = out / f"{name}.md"
     results_path.unlink(missing_ok=True)
-
-    workers = str(args.workers).strip()
-    if workers not in ("0", "") and importlib.util.find_spec("xdist") is None:
-        print("toolwire: -n needs pytest-xdist (pip install pytest-xdist)", file=sys.stderr)
-        return 2
-    with tempfile.TemporaryDirectory(prefix="toolwire-run-") as tmp:
-        ini = Path(tmp) / "pytest.ini"
-        ini.write_text("[pytest]\n", encoding="utf-8")
-        pytest_args = [
-            tmp,
-            "-c",
-            str(ini),
-            "--rootdir",
-            tmp,
-            "-p",
-            "no:cacheprovider",
-            "--assert=plain",
-            "-v" if args.verbose else "-q",
-        ]
-        if not _plugin_autoloaded():
-            pytest_args += ["-p", "toolwire.plugin"]
-        pytest_args += ["--toolwire-adapter", args.adapter, "--toolwire-corpus", str(corpus.root)]
-        pytest_args += ["--toolwire-results", str(results_path)]
-        if args.expectations:
-            pytest_args += ["--toolwire-expectations", str(Path(args.expectations).resolve())]
-            if args.strict:
-                pytest_args.append("--toolwire-strict-expectations")
-        if args.timeout is not None:
-            pytest_args += ["--toolwire-timeout", str(args.timeout)]
-        if args.max_errors is not None:
-            pytest_args += ["--toolwire-max-errors", str(args.max_errors)]
-        if args.validate_protocol:
-            pytest_args.append("--toolwire-validate-protocol")
-        pytest_args += ["--toolwire-adapter-cwd", os.getcwd()]  # cmd: processes start here, not in tmp
-        if args.keyword:
-            pytest_args += ["-k", args.keyword]
-        if workers not in ("0", ""):
-            pytest_args += ["-n", workers]
-        # run from the temporary rootdir so node ids print as `toolwire::<check id>`; keep the caller's
-        # directory importable (for python: adapters), also in xdist workers, which inherit sys.path
-        cwd = os.getcwd()
-        sys.path[:] = [cwd if entry in ("", ".") else entry for entry in sys.path]
-        os.chdir(tmp)
-        plugin.RUN_ARGV = ["toolwire", *argv]
-        try:
-            code = int(pytest.main(pytest_args))
-        finally:
-            os.chdir(cwd)
-            plugin.RUN_ARGV = None
+    state = Run(
+        corpus,
+        adapter,
+        results_path=results_path,
+        expectations=expectations,
+        strict_expectations=bool(args.strict and expectations is not None),
+        max_errors=args.max_errors,
+    )
+    options = RunOptions(
+        adapter_spec=args.adapter,
+        corpus_dir=args.corpus,
+        keyword=args.keyword,
+        workers=workers,
+        timeout=args.timeout,
+        validate_protocol=args.validate_protocol,
+        cwd=os.getcwd(),
+        verbose=args.verbose,
+        argv=["toolwire", *argv],
+    )
+    code = run_checks(state, options)
     if not results_path.is_file():
-        print(f"toolwire: pytest ended with exit code {code} and wrote no results", file=sys.stderr)
+        print(f"toolwire: the run ended with exit code {code} and wrote no results", file=sys.stderr)
         return code or 2
     try:
         if getattr(args, "reproducible", False):
@@ -263,27 +260,27 @@ def run(args: argparse.Namespace, argv: Sequence[str] = ()) -> int:
             status = 2
     if not results.complete:
         print(f"toolwire: partial run ({results.header['run'].get('selection') or 'not every check ran'})")
+    if code == 2:
+        return 2  # interrupted
     counts = results.counts()
     if counts["failed"] or counts["errored"]:
         return 1
     if counts["skipped"] == sum(counts.values()):
-        print("toolwire: no check applied: a run that judged nothing is no pass (see the skip reasons "
-              f"in {md_path.name})", file=sys.stderr)
+        print(
+            "toolwire: no check applied: a run that judged nothing is no pass (see the skip reasons "
+            f"in {md_path.name})",
+            file=sys.stderr,
+        )
         return 1
     if args.strict and args.expectations:
         from .expectations import strict_problems
 
-        problems = strict_problems(results)
-        for problem in problems:
+        problems_found = strict_problems(results)
+        for problem in problems_found:
             print(f"toolwire: --strict: {problem}", file=sys.stderr)
-        if problems:
+        if problems_found:
             return 1
-    if code == pytest.ExitCode.INTERRUPTED or code in (
-        pytest.ExitCode.INTERNAL_ERROR,
-        pytest.ExitCode.USAGE_ERROR,
-    ):
-        return int(code)
-    return status
+    return status or code
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -342,8 +342,8 @@ class HttpAdapter(Adapter):
             raise AdapterError(
                 f"{spec}: the http: adapter needs aiohttp (a dependency of toolwire): pip install aiohttp"
             ) from exc
-        # the caller's directory, not the one `toolwire run` moves pytest to: the config and the proxy's
-        # command resolve against it, as they would in the user's shell
+        # the caller's directory (pytest may run elsewhere: --toolwire-adapter-cwd): the config and the
+        # proxy's command resolve against it, as they would in the user's shell
         self.cwd = os.path.abspath(cwd) if cwd is not None else os.getcwd()
         cfg = load_config(os.path.join(self.cwd, config_path))
         self.cfg = cfg

@@ -8,11 +8,12 @@ in ``report.user_properties`` to the process that writes ``--toolwire-results``.
 from __future__ import annotations
 
 import json
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from .runner import Run, explain, markers
 
 __all__ = ["CheckItem", "CorpusCollector", "ToolwireSession"]
 
@@ -110,11 +111,8 @@ class CheckItem(pytest.Item):
         super().__init__(**kwargs)
         self.check = check
         self.owner = owner
-        self.add_marker("toolwire")
-        self.add_marker(f"toolwire_{check.area}")
-        self.add_marker(f"toolwire_{check.level}")
-        if getattr(check, "round_trip", False):
-            self.add_marker("toolwire_round_trip")
+        for name in markers(check):
+            self.add_marker(name)
         # a listed check: pytest reports its failure as xfailed and its pass as xpass (strict: a failure)
         self.expected = owner.expectations.lookup(check) if owner.expectations is not None else None
         if self.expected is not None:
@@ -125,23 +123,15 @@ class CheckItem(pytest.Item):
             )
 
     def runtest(self) -> None:
-        from .checks import run_check
-        from .results import check_record
-
-        result = run_check(self.owner.adapter, self.check, self.owner.corpus.profiles)
-        record = check_record(self.check, result)
-        if self.expected is not None:
-            from .expectations import apply
-
-            apply(record, self.expected)
-            if result.outcome == "failed":
-                self.user_properties.append((_PROPERTY, json.dumps(record, ensure_ascii=False)))
-                raise ExpectedFailure("failed", _explain(record))
+        record = self.owner.run.execute(self.check)
         self.user_properties.append((_PROPERTY, json.dumps(record, ensure_ascii=False)))
-        if result.outcome == "skipped":
-            pytest.skip(result.message or "not applicable")
-        if result.outcome in ("failed", "errored"):
-            raise CheckFailed(result.outcome, _explain(record))
+        outcome = record["outcome"]
+        if outcome == "xfailed":
+            raise ExpectedFailure("failed", explain(record))
+        if outcome == "skipped":
+            pytest.skip(record.get("message") or "not applicable")
+        if outcome in ("failed", "errored"):
+            raise CheckFailed(outcome, explain(record))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, CheckFailed):
@@ -150,20 +140,6 @@ class CheckItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.check.case.path, None, self.check.id
-
-
-def _explain(record: dict[str, Any]) -> str:
-    lines = [
-        f"{record['outcome'].upper()} {record['id']} ({record['level']}; {', '.join(record['features'])})"
-    ]
-    if record.get("message"):
-        lines.append(record["message"])
-    if record.get("diff"):
-        lines.append(record["diff"])
-    if record.get("wire_valid") is False:
-        lines.append(f"invalid for the {record['target']} wire schema:")
-        lines.extend(f"  {e}" for e in record.get("wire_errors", [])[:10])
-    return "\n".join(lines)
 
 
 class CorpusCollector(pytest.Collector):
@@ -181,7 +157,7 @@ class CorpusCollector(pytest.Collector):
 
 
 class ToolwireSession:
-    """Per-process state of an active toolwire run."""
+    """Per-process state of an active toolwire run (a :class:`toolwire.runner.Run` driven by pytest)."""
 
     def __init__(self, config: pytest.Config, spec: str) -> None:
         from .adapters import AdapterError, load_adapter
@@ -190,12 +166,12 @@ class ToolwireSession:
         self.config = config
         self.is_worker = hasattr(config, "workerinput")
         try:
-            self.corpus = load_corpus(config.getoption("toolwire_corpus"))
+            corpus = load_corpus(config.getoption("toolwire_corpus"))
         except (CorpusError, FileNotFoundError) as exc:
             raise pytest.UsageError(f"toolwire: {exc}") from exc
         try:
             timeout = config.getoption("toolwire_timeout")
-            self.adapter = load_adapter(
+            adapter = load_adapter(
                 spec,
                 timeout="default" if timeout is None else timeout,
                 validate_protocol=bool(config.getoption("toolwire_validate_protocol", False)),
@@ -205,40 +181,44 @@ class ToolwireSession:
             raise pytest.UsageError(f"toolwire: {exc}") from exc
         from .capabilities import problems
 
-        bad = problems(self.adapter.capabilities, self.corpus)
+        bad = problems(adapter.capabilities, corpus)
         if bad:
-            self.adapter.close()
+            adapter.close()
             raise pytest.UsageError("\n".join(f"toolwire: {spec}: capabilities: {line}" for line in bad))
         results = config.getoption("toolwire_results")
-        self.results_path = Path(results).resolve() if results else None
-        self.records: dict[str, dict[str, Any]] = {}
-        self.max_errors: int | None = config.getoption("toolwire_max_errors", None)
-        self.errored = 0
-        self.stopped: str | None = None  # why --toolwire-max-errors stopped the run
+        self.run = Run(
+            corpus,
+            adapter,
+            results_path=Path(results).resolve() if results else None,
+            strict_expectations=bool(config.getoption("toolwire_strict_expectations", False)),
+            max_errors=config.getoption("toolwire_max_errors", None),
+        )
+        self.corpus = corpus
+        self.adapter = adapter
         self.session: pytest.Session | None = None
-        self.interrupted = False
-        self.started: str | None = None
-        self.written: Path | None = None
-        self.complete = False
-        self.strict_expectations = bool(config.getoption("toolwire_strict_expectations", False))
-        self.expectations = None
-        self._unmatched: list[Any] | None = None
         if config.getoption("toolwire_expectations", None):
             from .expectations import ExpectationsError, load
 
             try:
-                self.expectations = load(config.getoption("toolwire_expectations"), self.corpus)
+                self.run.expectations = load(config.getoption("toolwire_expectations"), corpus)
             except ExpectationsError as exc:
                 raise pytest.UsageError(f"toolwire: {exc}") from exc
-        self.check_ids = {f"{_ROOT_NAME}::{c.id}": c for c in self.corpus.checks()}
+        self.expectations = self.run.expectations
+        self.strict_expectations = self.run.strict_expectations
+        self.check_ids = {f"{_ROOT_NAME}::{c.id}": c for c in corpus.checks()}
         config.addinivalue_line("markers", "toolwire: a toolwire corpus check")
         config.addinivalue_line(
             "markers", "toolwire_round_trip: toolwire round-trip checks (source > target > source)"
         )
         for level in ("must", "should", "may"):
             config.addinivalue_line("markers", f"toolwire_{level}: toolwire checks of level {level}")
-        for area in sorted({c.area for c in self.corpus.cases}):
+        for area in sorted({c.area for c in corpus.cases}):
             config.addinivalue_line("markers", f"toolwire_{area}: toolwire checks of the {area} area")
+
+    @property
+    def records(self) -> dict[str, dict[str, Any]]:
+        """The records so far, by check id."""
+        return self.run.records
 
     # -- reporting ------------------------------------------------------------------------------------
     def pytest_report_header(self, config: pytest.Config) -> list[str]:
@@ -250,26 +230,23 @@ class ToolwireSession:
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         from .results import now
 
-        self.started = now()
+        self.run.started = now()
         self.session = session
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         self.adapter.close()  # cmd: adapters say bye to their process
 
-    def _count_error(self, record: dict[str, Any]) -> None:
-        """``--toolwire-max-errors``: stop after N errored checks. Under xdist the controller stops handing
-        out checks and each worker also stops at N of its own (workers finish the checks queued to them
-        otherwise), so a parallel run records at least N and at most N per worker."""
-        if record.get("outcome") != "errored" or not self.max_errors:
+    def _add(self, record: dict[str, Any]) -> None:
+        """Keep a record; at ``--toolwire-max-errors`` errored checks, stop. Under xdist the controller
+        stops handing out checks and each worker also stops at N of its own (workers finish the checks
+        queued to them otherwise), so a parallel run records at least N and at most N per worker."""
+        if not self.run.add(record):
             return
-        self.errored += 1
-        if self.errored >= self.max_errors and not self.stopped:
-            self.stopped = f"stopped after {self.errored} errored checks (--max-errors {self.max_errors})"
-            dsession = self.config.pluginmanager.getplugin("dsession")  # pytest-xdist's controller
-            if dsession is not None:
-                dsession.shouldstop = self.stopped
-            elif self.session is not None:
-                self.session.shouldstop = self.stopped
+        dsession = self.config.pluginmanager.getplugin("dsession")  # pytest-xdist's controller
+        if dsession is not None:
+            dsession.shouldstop = self.run.stopped
+        elif self.session is not None:
+            self.session.shouldstop = self.run.stopped
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection_modifyitems(
@@ -282,11 +259,7 @@ class ToolwireSession:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         for name, value in report.user_properties:
             if name == _PROPERTY:
-                rec = json.loads(value) if isinstance(value, str) else value
-                new = rec["id"] not in self.records
-                self.records[rec["id"]] = rec
-                if new:
-                    self._count_error(rec)
+                self._add(json.loads(value) if isinstance(value, str) else value)
                 return
         check = self.check_ids.get(report.nodeid)
         if check is None or check.id in self.records or not report.failed:
@@ -296,17 +269,10 @@ class ToolwireSession:
         from .results import check_record
 
         text = str(report.longrepr)[-3000:] if report.longrepr else "no details"
-        self.records[check.id] = check_record(
-            check, CheckResult("errored", message=f"the check did not complete: {text}")
-        )
-        self._count_error(self.records[check.id])
+        self._add(check_record(check, CheckResult("errored", message=f"the check did not complete: {text}")))
 
     def pytest_keyboard_interrupt(self, excinfo: Any) -> None:
-        self.interrupted = True
-
-    def nothing_applied(self) -> bool:
-        """Every check of the run was skipped: the implementation declares nothing the corpus has."""
-        return bool(self.records) and all(r.get("outcome") == "skipped" for r in self.records.values())
+        self.run.interrupted = True
 
     def selection(self) -> str | None:
         """How the run was filtered (None: not at all)."""
@@ -324,87 +290,18 @@ class ToolwireSession:
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if self.is_worker:
             return
-        from .results import footer, header, write_results
-
-        selection = self.selection()
-        interrupted = self.interrupted or exitstatus == pytest.ExitCode.INTERRUPTED
-        every = {c.id for c in self.check_ids.values()}
-        self.complete = not interrupted and selection is None and every <= set(self.records)
-        if self.strict_expectations and self.unmatched_expectations() and session.exitstatus == 0:
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED  # a typo in the expectations file
-        passing = session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED)
-        if self.nothing_applied() and passing:
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED  # a run that judged nothing is no pass
-        if self.results_path is None:
-            return
         import sys
 
-        records = list(self.records.values())
-        head = header(
-            self.corpus,
-            self.adapter.metadata(),
-            started=self.started,
-            argv=RUN_ARGV
-            if RUN_ARGV is not None
-            else sys.argv[:1] + list(self.config.invocation_params.args),
-            selection=selection,
-        )
-        if self.expectations is not None:
-            head["expectations"] = self.expectations.header(
-                strict=self.strict_expectations, unmatched=self.unmatched_expectations()
-            )
-        self.written = write_results(
-            self.results_path, head, records, footer(records, complete=self.complete)
-        )
+        if exitstatus == pytest.ExitCode.INTERRUPTED:
+            self.run.interrupted = True
+        passing = session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED)
+        if passing and self.run.failing(True):
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED  # nothing applied, or an expectations typo
+        argv = RUN_ARGV if RUN_ARGV is not None else sys.argv[:1] + list(self.config.invocation_params.args)
+        self.run.finish(selection=self.selection(), argv=argv)
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.is_worker:
             return
-        from .results import summary_line
-
-        terminalreporter.write_line(summary_line(list(self.records.values())))
-        if self.nothing_applied():
-            caps = self.adapter.capabilities
-            declared = {k: [">".join(p) for p in v] for k, v in (caps.get("kinds") or {}).items()}
-            reasons = Counter(str(r.get("message", "")) for r in self.records.values()).most_common(3)
-            terminalreporter.write_line(
-                f"toolwire: FAILED: no check applies to {self.adapter.name} (it declares "
-                f"{declared or 'no kinds'}, profiles {caps.get('profiles') or {}}); most common reasons: "
-                + "; ".join(f"{n}× {why}" for why, n in reasons)
-            )
-        if not self.complete:
-            missing = len({c.id for c in self.check_ids.values()} - set(self.records))
-            why = []
-            if self.selection():
-                why.append(f"selection {self.selection()}")
-            if self.stopped:
-                why.append(self.stopped)
-            elif self.interrupted:
-                why.append("interrupted")
-            if missing:
-                why.append(f"{missing} of {len(self.check_ids)} checks not run")
-            terminalreporter.write_line(f"toolwire: PARTIAL run ({'; '.join(why) or 'incomplete'})")
-        if self.expectations is not None:
-            self.expectations_summary(terminalreporter)
-        if self.written is not None:
-            terminalreporter.write_line(f"toolwire: results written to {self.written}")
-
-    def unmatched_expectations(self) -> list[Any]:
-        """Expectations entries that match no check of the corpus (a typo, or a check since removed)."""
-        if self.expectations is None:
-            return []
-        if self._unmatched is None:
-            self._unmatched = self.expectations.unmatched(self.check_ids.values())
-        return self._unmatched
-
-    def expectations_summary(self, terminalreporter: Any) -> None:
-        stale = sorted(r["id"] for r in self.records.values() if r.get("outcome") == "xpassed")
-        strict = " (strict: the run fails)" if self.strict_expectations else ""
-        for check_id in stale:
-            terminalreporter.write_line(
-                f"toolwire: unexpected pass, stale expectations entry{strict}: {check_id}"
-            )
-        for entry in self.unmatched_expectations():
-            terminalreporter.write_line(
-                f"toolwire: {self.expectations.path}: {entry.label()}: matches no check of the corpus{strict}"
-            )
+        for line in self.run.closing_lines(self.selection()):
+            terminalreporter.write_line(line)

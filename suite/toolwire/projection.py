@@ -24,9 +24,10 @@ implementation that only translates whole requests (:mod:`toolwire.lifting`).
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import Any
+
+from .jsonvalue import json_copy
 
 __all__ = [
     "Projection",
@@ -64,7 +65,7 @@ def _fill(template: Any, values: dict[str, Any]) -> Any:
                 return _ABSENT
             raise _Missing(name)
         value = values[name]
-        return (not value) if negate else copy.deepcopy(value)
+        return (not value) if negate else json_copy(value)
     if isinstance(template, dict):
         out = {}
         for key, item in template.items():

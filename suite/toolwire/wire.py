@@ -39,6 +39,12 @@ def _root(schemas: Path | None) -> Path:
     return Path(schemas) if schemas is not None else paths.schemas_dir()
 
 
+@lru_cache(maxsize=64)
+def _resolved(schemas: Path | None) -> Path:
+    """The absolute schemas directory (resolving a path touches the file system: once per directory)."""
+    return _root(schemas).resolve()
+
+
 def schema_path(dialect: str, kind: str, schemas: Path | None = None) -> Path:
     """The wire schema file of (dialect, kind); canonical: ``schemas/canonical/<kind>.schema.json``."""
     root = _root(schemas)
@@ -150,7 +156,7 @@ def _messages(validator: Any, instance: Any, extensions: set[str] | None = None)
 @lru_cache(maxsize=256)
 def _wire_validator(dialect: str, kind: str, schemas: Path | None) -> Any:
     """The cached validator of the (dialect, kind) wire schema; None when there is no such schema."""
-    root = _root(schemas).resolve()
+    root = _resolved(schemas)
     path = schema_path(dialect, kind, root)
     if not path.is_file():
         return None
@@ -163,7 +169,7 @@ def _verdict(
 ) -> tuple[list[str], set[str]] | None:
     """The verdict on ``payload``, given once per distinct payload and kept between runs
     (toolwire.verdict_cache)."""
-    root = _root(schemas).resolve()
+    root = _resolved(schemas)
     store = store_for(root)
     try:
         key: str | None = store.key(dialect, kind, tolerant, payload)
@@ -201,7 +207,7 @@ def validate_tolerant(
 def declared_names(dialect: str, kind: str, schemas: Path | None = None) -> frozenset[str]:
     """Every member name the (dialect, kind) wire schema declares somewhere (``properties`` keys, in it and
     in the schemas of its directory it refers to): a member named otherwise is a vendor extension."""
-    root = _root(schemas).resolve()
+    root = _resolved(schemas)
     return _declared(root, schema_path(dialect, kind, root).relative_to(root).as_posix())
 
 
@@ -232,7 +238,7 @@ def _declared(root: Path, rel: str) -> frozenset[str]:
 
 def validate_file(schema_relpath: str, instance: Any, schemas: Path | None = None) -> list[str]:
     """Errors of ``instance`` against ``schemas/<schema_relpath>`` (case, dialect, profiles ... files)."""
-    root = _root(schemas).resolve()
+    root = _resolved(schemas)
     if not (root / schema_relpath).is_file():
         raise SchemaError(f"{root / schema_relpath}: no such schema")
     with _lock:

@@ -41,12 +41,12 @@ raises ``stream.invalid_event``.
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 from dataclasses import dataclass
 from typing import Any
 
+from ..jsonvalue import json_copy
 from .payload import StreamError
 from .sse import DONE
 
@@ -141,10 +141,10 @@ class AnthropicAccumulator(Accumulator):
             return None  # not an Anthropic event: the SDK, which dispatches on event names, skips it
         kind = data.get("type")
         if kind == "message_start":
-            self.message = copy.deepcopy(data["message"])
+            self.message = json_copy(data["message"])
         elif kind == "content_block_start":
             index = data["index"]
-            block = copy.deepcopy(data["content_block"])
+            block = json_copy(data["content_block"])
             self.blocks[index] = block
             if block.get("type") in ("tool_use", "server_tool_use"):
                 self.json[index] = []
@@ -192,7 +192,7 @@ class AnthropicAccumulator(Accumulator):
     def build(self) -> Any:
         if self.message is None:
             raise StreamError("stream.truncated", "no message_start")
-        message = copy.deepcopy(self.message)
+        message = json_copy(self.message)
         message["content"] = [self.blocks[i] for i in sorted(self.blocks)]
         return message
 
@@ -414,14 +414,14 @@ class GeminiAccumulator(Accumulator):
                 return out
             ordinal = self.new_call()
             if call.get("willContinue") is True:
-                new = copy.deepcopy(part)
+                new = json_copy(part)
                 new["functionCall"] = {
                     k: v for k, v in call.items() if k not in ("willContinue", "partialArgs")
                 }
                 new["functionCall"].setdefault("args", {})
                 state["streaming"] = {"part": new, "continues": {}, "held": {}, "call": ordinal}
                 return [Fragment("call_start", call=ordinal)]
-            parts.append(copy.deepcopy(part))
+            parts.append(json_copy(part))
             return [
                 Fragment("call_start", call=ordinal),
                 Fragment("arguments", json.dumps(call.get("args", {}), ensure_ascii=False), ordinal),
@@ -444,9 +444,9 @@ class GeminiAccumulator(Accumulator):
                 if "thoughtSignature" in part:
                     prev["thoughtSignature"] = part["thoughtSignature"]
             elif text or set(part) - {"text"}:
-                parts.append(copy.deepcopy(part))
+                parts.append(json_copy(part))
             return [Fragment(kind, text)] if text else []
-        parts.append(copy.deepcopy(part))
+        parts.append(json_copy(part))
         return []
 
     def build(self) -> Any:
@@ -492,12 +492,12 @@ class OpenAIResponsesAccumulator(Accumulator):
             self.error = {k: v for k, v in data.items() if k not in ("type", "sequence_number")}
             return None
         if kind in self.TERMINAL:
-            self.response = copy.deepcopy(data["response"])
+            self.response = json_copy(data["response"])
             self.finished = True
             return None
         if kind == "response.output_item.added":
             item = data["item"]
-            self.items[data["output_index"]] = copy.deepcopy(item)
+            self.items[data["output_index"]] = json_copy(item)
             if item.get("type") == "function_call":
                 self.call_of[data["output_index"]] = ordinal = self.new_call()
                 out = [Fragment("call_start", call=ordinal)]
@@ -506,7 +506,7 @@ class OpenAIResponsesAccumulator(Accumulator):
                     out.append(Fragment("arguments", item["arguments"], ordinal))
                 return out
         elif kind == "response.output_item.done":
-            self.items[data["output_index"]] = copy.deepcopy(data["item"])
+            self.items[data["output_index"]] = json_copy(data["item"])
             if data["output_index"] in self.call_of:
                 return [Fragment("call_end", call=self.call_of[data["output_index"]])]
         elif kind == "response.function_call_arguments.delta":
@@ -538,12 +538,12 @@ class OpenAIResponsesAccumulator(Accumulator):
             if key not in self.streamed and data.get(member):
                 return [Fragment(fkind, data[member])]
         elif kind == "response.created":
-            self.response = copy.deepcopy(data["response"])
+            self.response = json_copy(data["response"])
         return None
 
     def build(self) -> Any:
         assert self.response is not None
-        response = copy.deepcopy(self.response)
+        response = json_copy(self.response)
         if response.get("output") is None:
             response["output"] = [self.items[i] for i in sorted(self.items)]
         return response

@@ -21,10 +21,10 @@ fragment that a source already split mid-escape stays split there.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any
 
+from ..jsonvalue import json_copy
 from .sse import sse_from_events
 
 __all__ = ["STRATEGIES", "rechunk", "sse_byte_chunks"]
@@ -51,7 +51,7 @@ def _anthropic_get(data: Any) -> tuple[Key, str, str] | None:
 
 
 def _anthropic_put(data: Any, text: str, position: int, count: int) -> Any:
-    new = copy.deepcopy(data)
+    new = json_copy(data)
     delta = new["delta"]
     field = {"text_delta": "text", "input_json_delta": "partial_json", "thinking_delta": "thinking"}[
         delta["type"]
@@ -80,7 +80,7 @@ def _chat_get(data: Any) -> tuple[Key, str, str] | None:
 
 
 def _chat_put(data: Any, text: str, position: int, count: int) -> Any:
-    new = copy.deepcopy(data)
+    new = json_copy(data)
     choice = new["choices"][0]
     delta = choice["delta"]
     if delta.get("tool_calls"):
@@ -118,7 +118,7 @@ def _responses_get(data: Any) -> tuple[Key, str, str] | None:
 
 
 def _responses_put(data: Any, text: str, position: int, count: int) -> Any:
-    new = copy.deepcopy(data)
+    new = json_copy(data)
     new["delta"] = text
     return new
 
@@ -141,7 +141,7 @@ def _gemini_get(data: Any) -> tuple[Key, str, str] | None:
 
 
 def _gemini_put(data: Any, text: str, position: int, count: int) -> Any:
-    new = copy.deepcopy(data)
+    new = json_copy(data)
     cand = new["candidates"][0]
     cand["content"]["parts"][0]["text"] = text
     if position < count - 1:  # finishReason stays on the last chunk

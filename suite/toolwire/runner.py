@@ -1,0 +1,417 @@
+"""One run of the corpus against one implementation: the state both front ends share, and ``toolwire run``'s
+own loop.
+
+:class:`Run` holds what a run knows (the corpus, the adapter, the expectations, a record per check, why it
+stopped) and says it (the results file, the closing lines). The pytest plugin drives it one test item per
+check; :func:`run_checks` drives it directly, without pytest's per-item machinery, which costs about as much
+as the checks themselves on a fast translator. Both give the same records for the same checks.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections import Counter, deque
+from collections.abc import Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from .adapters import Adapter
+    from .corpus import Check, Corpus
+
+__all__ = ["Run", "RunOptions", "execute", "explain", "markers", "run_checks", "select", "workers_of"]
+
+#: the progress letter of each outcome (as pytest prints them)
+_LETTERS = {"passed": ".", "failed": "F", "errored": "E", "skipped": "s", "xfailed": "x", "xpassed": "X"}
+_WIDTH = 72
+#: checks handed to a worker at once (-n): small enough to balance, large enough to amortise the hand-over
+_BATCH = 40
+
+
+def markers(check: Check) -> list[str]:
+    """The marker names of a check (``-k`` and ``-m`` select by them)."""
+    names = ["toolwire", f"toolwire_{check.area}", f"toolwire_{check.level}"]
+    if check.round_trip:
+        names.append("toolwire_round_trip")
+    return names
+
+
+def explain(record: dict[str, Any]) -> str:
+    """What a failed or errored check shows: outcome, id, level and features, message, diff, wire errors."""
+    lines = [
+        f"{record['outcome'].upper()} {record['id']} ({record['level']}; {', '.join(record['features'])})"
+    ]
+    if record.get("message"):
+        lines.append(record["message"])
+    if record.get("diff"):
+        lines.append(record["diff"])
+    if record.get("wire_valid") is False:
+        lines.append(f"invalid for the {record['target']} wire schema:")
+        lines.extend(f"  {e}" for e in record.get("wire_errors", [])[:10])
+    return "\n".join(lines)
+
+
+@dataclass
+class Run:
+    """What one run knows: its checks' records, why it stopped, and how to write and summarise them."""
+
+    corpus: Corpus
+    adapter: Adapter
+    results_path: Path | None = None
+    expectations: Any = None
+    strict_expectations: bool = False
+    max_errors: int | None = None
+    records: dict[str, dict[str, Any]] = field(default_factory=dict)
+    errored: int = 0
+    #: why --max-errors stopped the run
+    stopped: str | None = None
+    interrupted: bool = False
+    started: str | None = None
+    written: Path | None = None
+    complete: bool = False
+    _unmatched: list[Any] | None = None
+
+    def execute(self, check: Check) -> dict[str, Any]:
+        """Run one check; its record, with the expectations entry that lists it applied."""
+        return execute(self.adapter, check, self.corpus, self.expectations)
+
+    def add(self, record: dict[str, Any]) -> bool:
+        """Keep a check's record; True when it was the errored check that reaches --max-errors."""
+        new = record["id"] not in self.records
+        self.records[record["id"]] = record
+        if not new or record.get("outcome") != "errored" or not self.max_errors:
+            return False
+        self.errored += 1
+        if self.errored >= self.max_errors and not self.stopped:
+            self.stopped = f"stopped after {self.errored} errored checks (--max-errors {self.max_errors})"
+            return True
+        return False
+
+    def nothing_applied(self) -> bool:
+        """Every check of the run was skipped: the implementation declares nothing the corpus has."""
+        return bool(self.records) and all(r.get("outcome") == "skipped" for r in self.records.values())
+
+    def unmatched_expectations(self) -> list[Any]:
+        """Expectations entries that match no check of the corpus (a typo, or a check since removed)."""
+        if self.expectations is None:
+            return []
+        if self._unmatched is None:
+            self._unmatched = self.expectations.unmatched(self.corpus.checks())
+        return self._unmatched
+
+    def failing(self, passing: bool) -> bool:
+        """Whether a run pytest (or the loop) calls passing fails on what only toolwire knows: an
+        expectations entry that matches nothing (strict), or nothing applied."""
+        if not passing:
+            return True
+        return bool(self.strict_expectations and self.unmatched_expectations()) or self.nothing_applied()
+
+    def finish(self, *, selection: str | None, argv: list[str]) -> None:
+        """Decide completeness and write the results file (when there is one)."""
+        from .results import footer, header, write_results
+
+        every = {c.id for c in self.corpus.checks()}
+        self.complete = not self.interrupted and selection is None and every <= set(self.records)
+        if self.results_path is None:
+            return
+        records = list(self.records.values())
+        head = header(
+            self.corpus, self.adapter.metadata(), started=self.started, argv=argv, selection=selection
+        )
+        if self.expectations is not None:
+            head["expectations"] = self.expectations.header(
+                strict=self.strict_expectations, unmatched=self.unmatched_expectations()
+            )
+        self.written = write_results(
+            self.results_path, head, records, footer(records, complete=self.complete)
+        )
+
+    def closing_lines(self, selection: str | None) -> list[str]:
+        """The lines a run ends with: counts, why nothing applied, why it is partial, stale expectations."""
+        from .results import summary_line
+
+        lines = [summary_line(list(self.records.values()))]
+        if self.nothing_applied():
+            caps = self.adapter.capabilities
+            declared = {k: [">".join(p) for p in v] for k, v in (caps.get("kinds") or {}).items()}
+            reasons = Counter(str(r.get("message", "")) for r in self.records.values()).most_common(3)
+            lines.append(
+                f"toolwire: FAILED: no check applies to {self.adapter.name} (it declares "
+                f"{declared or 'no kinds'}, profiles {caps.get('profiles') or {}}); most common reasons: "
+                + "; ".join(f"{n}× {why}" for why, n in reasons)
+            )
+        if not self.complete:
+            total = len(self.corpus.checks())
+            missing = len({c.id for c in self.corpus.checks()} - set(self.records))
+            why = []
+            if selection:
+                why.append(f"selection {selection}")
+            if self.stopped:
+                why.append(self.stopped)
+            elif self.interrupted:
+                why.append("interrupted")
+            if missing:
+                why.append(f"{missing} of {total} checks not run")
+            lines.append(f"toolwire: PARTIAL run ({'; '.join(why) or 'incomplete'})")
+        if self.expectations is not None:
+            strict = " (strict: the run fails)" if self.strict_expectations else ""
+            stale = sorted(r["id"] for r in self.records.values() if r.get("outcome") == "xpassed")
+            lines += [f"toolwire: unexpected pass, stale expectations entry{strict}: {i}" for i in stale]
+            lines += [
+                f"toolwire: {self.expectations.path}: {entry.label()}: matches no check of the corpus{strict}"
+                for entry in self.unmatched_expectations()
+            ]
+        if self.written is not None:
+            lines.append(f"toolwire: results written to {self.written}")
+        return lines
+
+
+def execute(adapter: Adapter, check: Check, corpus: Corpus, expectations: Any = None) -> dict[str, Any]:
+    """Run one check; its results record (an expectations entry that lists it turns failed into xfailed
+    and passed into xpassed)."""
+    from .checks import run_check
+    from .results import check_record
+
+    record = check_record(check, run_check(adapter, check, corpus.profiles))
+    if expectations is not None:
+        from .expectations import apply
+
+        apply(record, expectations.lookup(check))
+    return record
+
+
+@dataclass
+class RunOptions:
+    """What ``toolwire run`` was asked (the adapter is loaded already; workers load their own)."""
+
+    adapter_spec: str
+    corpus_dir: str | None = None
+    keyword: str | None = None
+    workers: int = 0
+    timeout: float | None = None
+    validate_protocol: bool = False
+    cwd: str | None = None
+    verbose: bool = False
+    argv: list[str] = field(default_factory=list)
+
+
+def select(corpus: Corpus, keyword: str | None) -> list[Check]:
+    """The checks ``-k keyword`` selects, in corpus order (SelectionError on a malformed expression)."""
+    from .selection import compile_keyword
+
+    checks = list(corpus.checks())
+    if not keyword:
+        return checks
+    selected = compile_keyword(keyword)
+    return [c for c in checks if selected([c.id, *markers(c)])]
+
+
+def run_checks(run: Run, options: RunOptions, out: TextIO = sys.stdout) -> int:
+    """Run the selected checks (in this process, or ``options.workers`` processes), print progress and
+    the failures, write the results; the exit code (0 pass, 1 a failure, 2 interrupted)."""
+    from .results import now
+
+    checks = select(run.corpus, options.keyword)
+    selection = f"-k {options.keyword}" if options.keyword else None
+    print(
+        f"toolwire: corpus {run.corpus.version} ({run.corpus.hash[:12]}) at {run.corpus.root}; "
+        f"adapter {run.adapter.spec} = {run.adapter.name} {run.adapter.version}; {len(checks)} checks"
+        + (f" of {len(run.corpus.checks())} selected by -k" if selection else ""),
+        file=out,
+    )
+    run.started = now()
+    start = time.perf_counter()
+    progress = _Progress(len(checks), options.verbose, out)
+    try:
+        if options.workers > 1 and len(checks) > 1:
+            _run_parallel(run, options, checks, progress)
+        else:
+            for check in checks:
+                record = run.execute(check)
+                progress.show(record)
+                if run.add(record):
+                    break
+    except KeyboardInterrupt:
+        run.interrupted = True
+    progress.end()
+    run.finish(selection=selection, argv=options.argv)
+    shown = [r for r in run.records.values() if r.get("outcome") in ("failed", "errored")]
+    for record in sorted(shown, key=lambda r: r["id"]):
+        print(f"\n{'_' * 10} toolwire::{record['id']} {'_' * 10}\n{explain(record)}", file=out)
+    if shown:
+        print("", file=out)
+    for record in sorted(shown, key=lambda r: r["id"]):
+        first = (record.get("message") or "").splitlines()[:1]
+        print(
+            f"{record['outcome'].upper()} toolwire::{record['id']}" + (f" - {first[0]}" if first else ""),
+            file=out,
+        )
+    for line in run.closing_lines(selection):
+        print(line, file=out)
+    counts = Counter(r.get("outcome") for r in run.records.values())
+    print(
+        ", ".join(f"{n} {o}" for o, n in sorted(counts.items(), key=lambda kv: -kv[1]))
+        + f" in {time.perf_counter() - start:.2f}s",
+        file=out,
+    )
+    if run.interrupted:
+        return 2
+    passing = not counts["failed"] and not counts["errored"]
+    if run.strict_expectations and counts["xpassed"]:
+        passing = False
+    return 1 if run.failing(passing) else 0
+
+
+class _Progress:
+    """pytest's progress: a letter per check, 72 to a line with the share done (or a line per check)."""
+
+    def __init__(self, total: int, verbose: bool, out: TextIO) -> None:
+        self.total, self.verbose, self.out = total, verbose, out
+        self.done = 0
+        self.column = 0
+
+    def show(self, record: dict[str, Any]) -> None:
+        self.done += 1
+        outcome = record.get("outcome", "errored")
+        if self.verbose:
+            why = f" ({record['message']})" if outcome == "skipped" and record.get("message") else ""
+            print(f"toolwire::{record['id']} {outcome.upper()}{why}", file=self.out)
+            return
+        self.out.write(_LETTERS.get(outcome, "?"))
+        self.column += 1
+        if self.column == _WIDTH:
+            self.out.write(f" [{self.done * 100 // max(self.total, 1):3d}%]\n")
+            self.column = 0
+        self.out.flush()
+
+    def end(self) -> None:
+        if self.column and not self.verbose:
+            pad = " " * (_WIDTH - self.column)
+            self.out.write(f"{pad} [{self.done * 100 // max(self.total, 1):3d}%]\n")
+        self.out.flush()
+
+
+# -- -n: worker processes ---------------------------------------------------------------------------------
+_worker: dict[str, Any] = {}
+
+
+def _worker_start(options: RunOptions, expectations_path: str | None) -> None:
+    from .adapters import load_adapter
+    from .corpus import load_corpus
+
+    corpus = load_corpus(options.corpus_dir)
+    adapter = load_adapter(
+        options.adapter_spec,
+        timeout="default" if options.timeout is None else options.timeout,
+        validate_protocol=options.validate_protocol,
+        cwd=options.cwd,
+    )
+    expectations = None
+    if expectations_path:
+        from .expectations import load
+
+        expectations = load(expectations_path, corpus)
+    _worker.update(
+        corpus=corpus, adapter=adapter, expectations=expectations, checks={c.id: c for c in corpus.checks()}
+    )
+
+
+def _worker_batch(check_ids: Sequence[str], max_errors: int | None) -> list[dict[str, Any]]:
+    """Run a batch of checks in a worker; stop at ``max_errors`` errored checks of this worker's own."""
+    checks = _worker["checks"]
+    out = []
+    for check_id in check_ids:
+        record = execute(_worker["adapter"], checks[check_id], _worker["corpus"], _worker["expectations"])
+        out.append(record)
+        if record["outcome"] == "errored" and max_errors:
+            _worker["errored"] = _worker.get("errored", 0) + 1
+            if _worker["errored"] >= max_errors:
+                break
+    return out
+
+
+class _Pool:
+    """``workers`` spawned processes (each loads the corpus and its own adapter: a ``cmd:`` process or
+    proxy per worker), started again when one dies."""
+
+    def __init__(self, run: Run, options: RunOptions) -> None:
+        path = getattr(run.expectations, "path", None)
+        self.args = (options, str(path) if path else None)
+        self.workers = options.workers
+        self.executor = self._start()
+
+    def _start(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=get_context("spawn"),
+            initializer=_worker_start,
+            initargs=self.args,
+        )
+
+    def restart(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.executor = self._start()
+
+
+def _run_parallel(run: Run, options: RunOptions, checks: list[Check], progress: _Progress) -> None:
+    """Hand the checks out in batches to worker processes; stop handing out at --max-errors. When a worker
+    process dies (a translator that kills its interpreter), the batches it took down run again one check
+    at a time, so the check that kills a worker is the one blamed."""
+    from .checks import CheckResult
+    from .results import check_record
+
+    size = max(1, min(_BATCH, len(checks) // (options.workers * 4)))
+    queue = deque(([c.id for c in checks[i : i + size]], False) for i in range(0, len(checks), size))
+    by_id = {c.id: c for c in checks}
+    pool = _Pool(run, options)
+    pending: dict[Future[list[dict[str, Any]]], tuple[list[str], bool]] = {}
+
+    def hand_out(n: int) -> None:
+        while queue and len(pending) < n:
+            if queue[0][1] and pending:
+                return  # a check under suspicion runs with nothing beside it
+            batch, alone = queue.popleft()
+            pending[pool.executor.submit(_worker_batch, batch, run.max_errors)] = (batch, alone)
+            if alone:
+                return
+
+    try:
+        hand_out(options.workers * 2)
+        while pending and not run.stopped:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            broken = False
+            for future in done:
+                batch, alone = pending.pop(future)
+                try:
+                    records = future.result()
+                except BrokenProcessPool as exc:
+                    broken = True
+                    if not alone:  # which check killed it is unknown: each runs again, alone
+                        queue.extendleft(([i], True) for i in reversed(batch))
+                        continue
+                    why = f"the check did not complete: the worker process running it died ({exc})"
+                    records = [check_record(by_id[batch[0]], CheckResult("errored", message=why))]
+                for record in records:
+                    progress.show(record)
+                    run.add(record)
+            if broken:
+                for batch, _ in pending.values():  # their worker pool is gone too: again, on their own
+                    queue.extendleft(([i], True) for i in reversed(batch))
+                pending.clear()
+                pool.restart()
+            hand_out(options.workers * 2)
+    finally:
+        pool.executor.shutdown(wait=not run.stopped, cancel_futures=True)
+
+
+def workers_of(value: str) -> int:
+    """``-n``: a number, or ``auto`` (the CPU count)."""
+    if value.strip() == "auto":
+        return os.cpu_count() or 1
+    return int(value)

@@ -1,0 +1,145 @@
+"""``toolwire run``'s own loop (toolwire.runner): the same verdicts as the pytest plugin, pytest's ``-k``,
+worker processes that die."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from _pytest.mark.expression import Expression
+from core_support import make_corpus, write_translator
+from toolwire.corpus import load_corpus
+from toolwire.runner import markers, select
+from toolwire.selection import SelectionError, compile_keyword
+
+
+@pytest.fixture
+def work(tmp_path: Path) -> Path:
+    make_corpus(tmp_path)
+    write_translator(tmp_path)
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "killer.py").write_text(
+        "import os\n"
+        "from tiny_translator import Good\n"
+        "class Killer(Good):\n"
+        "    def translate(self, kind, source, target, payload, profile):\n"
+        "        if kind == 'tool_choice' and target == 'anthropic':\n"
+        "            os._exit(3)  # takes its interpreter down, as a segfaulting extension would\n"
+        "        return super().translate(kind, source, target, payload, profile)\n"
+    )
+    return tmp_path
+
+
+def _run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(cwd)}
+    return subprocess.run(
+        [sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=180
+    )
+
+
+def _records(path: Path) -> dict[str, dict]:
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    return {r["id"]: r for r in lines[1:-1]}
+
+
+def _verdicts(records: dict[str, dict]) -> dict[str, tuple]:
+    return {i: (r["outcome"], r.get("message"), r.get("diff")) for i, r in records.items()}
+
+
+def test_toolwire_run_and_the_pytest_plugin_give_the_same_records(work: Path) -> None:
+    loop = _run(
+        work,
+        "-m",
+        "toolwire.cli",
+        "run",
+        "--adapter",
+        "python:tiny_translator:Wrong",
+        "--corpus",
+        "corpus",
+        "--report",
+        "out",
+    )
+    assert loop.returncode == 1, loop.stdout + loop.stderr
+    plugin = _run(
+        work,
+        "-m",
+        "pytest",
+        "-p",
+        "no:cacheprovider",
+        "--toolwire-adapter",
+        "python:tiny_translator:Wrong",
+        "--toolwire-corpus",
+        "corpus",
+        "--toolwire-results",
+        "p.jsonl",
+    )
+    assert plugin.returncode == 1, plugin.stdout + plugin.stderr
+    ours, theirs = _records(work / "out" / "wrong.results.jsonl"), _records(work / "p.jsonl")
+    assert _verdicts(ours) == _verdicts(theirs)
+    failed = sorted(i for i, r in ours.items() if r["outcome"] == "failed")
+    assert failed and all(f"FAILED toolwire::{i}" in loop.stdout for i in failed)
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "tools",
+        "RESPONSES/canonical-stop",
+        "not gemini",
+        "choice or missing",
+        "tools and not (gemini or strict)",
+        "toolwire_must",
+        "openai-chat and toolwire_tools",
+        "refusal-delta[openai-chat",
+    ],
+)
+def test_k_selects_what_pytest_selects(expression: str) -> None:
+    corpus = load_corpus(None)
+    ours = [c.id for c in select(corpus, expression)]
+    compiled = Expression.compile(expression)
+    theirs = [
+        c.id
+        for c in corpus.checks()
+        if compiled.evaluate(lambda word, c=c: any(word.lower() in n.lower() for n in [c.id, *markers(c)]))
+    ]
+    assert ours == theirs and ours
+
+
+def test_a_malformed_k_is_a_usage_error(work: Path) -> None:
+    with pytest.raises(SelectionError, match="expected"):
+        compile_keyword("tools and")
+    with pytest.raises(SelectionError, match="expected '\\)'"):
+        compile_keyword("(tools")
+    with pytest.raises(SelectionError, match="unexpected"):
+        compile_keyword("tools)")
+    proc = _run(work, "-m", "toolwire.cli", "run", "--corpus", "corpus", "-k", "not", "--report", "out")
+    assert proc.returncode == 2 and "-k 'not'" in proc.stderr
+
+
+def test_a_worker_that_dies_blames_the_check_that_killed_it(work: Path) -> None:
+    proc = _run(
+        work,
+        "-m",
+        "toolwire.cli",
+        "run",
+        "--adapter",
+        "python:killer:Killer",
+        "--corpus",
+        "corpus",
+        "--report",
+        "out",
+        "-n",
+        "2",
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    records = _records(work / "out" / "tiny.results.jsonl")
+    errored = sorted(i for i, r in records.items() if r["outcome"] == "errored")
+    assert errored == ["choice/auto[canonical>anthropic]"]
+    assert "worker process running it died" in records[errored[0]]["message"]
+    assert {r["outcome"] for i, r in records.items() if i not in errored} <= {"passed", "skipped"}
+    foot = json.loads((work / "out" / "tiny.results.jsonl").read_text().splitlines()[-1])
+    assert foot["complete"] is True
