@@ -17,6 +17,7 @@ that reads ahead on a thread of its own says so (:meth:`PeerTranslator.increment
 
 from __future__ import annotations
 
+import asyncio
 import enum
 import importlib.metadata
 import json
@@ -215,6 +216,22 @@ def to_chat_stream(chunks: Iterable[Any]) -> Iterator[dict[str, Any]]:
     for c in chunks:
         yield {"data": c}
     yield {"data": "[DONE]"}
+
+
+def pulled(source: Any) -> Iterator[Any]:
+    """The items of an async iterator, pulled one at a time on a private event loop, as a plain iterator
+    (lazily: a library whose synchronous call returns an async-only stream is read as its own server would
+    read it)."""
+    loop = asyncio.new_event_loop()
+    items = source.__aiter__()
+    try:
+        while True:
+            try:
+                yield loop.run_until_complete(items.__anext__())
+            except StopAsyncIteration:
+                return
+    finally:
+        loop.close()
 
 
 def to_named_stream(events: Iterable[Any]) -> Iterator[dict[str, Any]]:

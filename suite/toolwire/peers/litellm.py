@@ -1,10 +1,10 @@
 """toolwire peer adapter for LiteLLM (``pip install 'toolwire[litellm]'``; ``--adapter peer:litellm``).
 
-LiteLLM's hub is OpenAI chat. Two of its surfaces are driven, offline (``LITELLM_LOCAL_MODEL_COST_MAP=True``
-is set before import, so the model map is read from the package, not downloaded):
+LiteLLM's hub is OpenAI chat. Its surfaces are driven offline (``LITELLM_LOCAL_MODEL_COST_MAP=True`` is set
+before import, so the model map is read from the package, not downloaded), each with
+``client=HTTPHandler(client=<httpx client on an in-process fake upstream>)`` (:class:`~._common.Upstream`):
 
-- ``litellm.completion(model="anthropic/…" | "gemini/…", messages, **kwargs)``, the SDK entry point, with
-  ``client=HTTPHandler(client=<httpx client on an in-process fake upstream>)`` (:class:`~._common.Upstream`):
+- ``litellm.completion(model="anthropic/…" | "gemini/…", messages, **kwargs)``, the SDK entry point:
   ``request`` openai-chat → anthropic / gemini is the JSON body LiteLLM would POST (every member of the chat
   body but ``model``/``messages`` is a keyword argument); ``tools`` / ``tool_choice`` are the same call with a
   one-message request (plus, for a choice, tools named as the choice names them, or one ``f`` tool), keeping
@@ -13,7 +13,16 @@ is set before import, so the model map is read from the package, not downloaded)
   anthropic / gemini → openai-chat feeds the case's events as SSE, one event each time LiteLLM reads more of
   the response (:class:`~._common.SSEStream`), and yields each ``ModelResponseStream`` chunk as LiteLLM yields
   it, dumped as LiteLLM's proxy does (``exclude_none``, ``exclude_unset``), ended by ``[DONE]`` (framing).
-- The Anthropic ``/v1/messages`` adapter LiteLLM uses to serve Anthropic clients from OpenAI-format models
+- ``litellm.responses(model="anthropic/…" | "gemini/…", input, **kwargs)``, its Responses API for providers
+  without one (a bridge through chat completions): ``request`` openai-responses → anthropic / gemini,
+  ``response`` and ``stream`` anthropic / gemini → openai-responses, the same way (stream events dumped with
+  ``exclude_none``, as its proxy writes them). Tool lists and choices reach it inside a request (the harness
+  lifts them: INTERPRETING.md, "Kinds lifted into requests").
+- ``litellm.anthropic.messages.create(model="gemini/…" | "openai/…", …)``, its Anthropic Messages API for
+  other providers (to Gemini through the ``/v1/messages`` adapter and ``litellm.completion``; to OpenAI
+  models through the Responses API): ``request`` anthropic → gemini / openai-responses, ``response`` and
+  ``stream`` gemini / openai-responses → anthropic (its SSE bytes parsed one chunk at a time).
+- The ``/v1/messages`` adapter's pure functions for OpenAI-format models
   (``litellm.llms.anthropic.pass_through.adapters``): ``request`` anthropic → openai-chat is
   ``LiteLLMAnthropicMessagesAdapter().translate_anthropic_to_openai(body)`` (tools and tool choice: that call
   on a one-message request, keeping ``tools`` / ``tool_choice`` / ``parallel_tool_calls``); ``response``
@@ -21,15 +30,12 @@ is set before import, so the model map is read from the package, not downloaded)
   OpenAI answer (``convert_to_model_response_object``); ``stream``
   openai-chat → anthropic is ``AnthropicStreamWrapper`` over ``ModelResponseStream(**chunk)`` for each data
   chunk (made as the wrapper reads it), events named by their ``type`` and yielded as the wrapper yields
-  them. These are the library's pure functions; the end-to-end
-  ``litellm.anthropic.messages.create(model="openai/…")`` routes OpenAI models through the Responses API and
-  its own OpenAI client, which ignores an injected ``client`` and would open a connection.
+  them: what ``/v1/messages`` does for OpenAI-compatible models that have no Responses API.
 
-Not covered: openai-responses (``litellm.responses`` bridges to chat completions internally; not wired up in
-this version of the adapter), anthropic → gemini through ``/v1/messages`` (two hops of the above, left out
-to keep each pair one LiteLLM translation), canonical (toolwire's own). Packaging: LiteLLM 1.106's
-``completion()`` imports ``mcp`` whenever ``tools`` are given (``litellm.responses.mcp``), so the
-``litellm`` extra installs ``mcp`` too; without it every request with tools raises ``ModuleNotFoundError``.
+Not covered: ``litellm.responses(model="openai/…")`` (a pass-through), canonical (toolwire's own).
+Packaging: LiteLLM 1.106's ``completion()`` imports ``mcp`` whenever ``tools`` are given
+(``litellm.responses.mcp``), so the ``litellm`` extra installs ``mcp`` too; without it every request with
+tools raises ``ModuleNotFoundError``.
 
 Profiles: only defaults are declared (LiteLLM sends the model's maximum as Anthropic ``max_tokens``: the
 default ``anthropic.max-tokens=any``, not ``4096``). Errors: :class:`~._common.PeerTranslator`; LiteLLM's own
@@ -43,6 +49,7 @@ import copy
 import os
 from typing import Any
 
+from ..streams.sse import events_from_sse
 from ._common import (
     INCLUDE_USAGE,
     PeerTranslator,
@@ -50,6 +57,7 @@ from ._common import (
     answered_model,
     choice_tools,
     dump,
+    pulled,
     stream_model,
     to_chat_stream,
     to_named_stream,
@@ -57,13 +65,19 @@ from ._common import (
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-MODELS = {"anthropic": "anthropic/claude-sonnet-4-5", "gemini": "gemini/gemini-2.5-flash"}
+#: the provider model each target dialect is reached through (the request's own model name replaces it)
+MODELS = {
+    "anthropic": "anthropic/claude-sonnet-4-5",
+    "gemini": "gemini/gemini-2.5-flash",
+    "openai-responses": "openai/gpt-4o",
+}
 MINIMAL_CHAT = {"messages": [{"role": "user", "content": "hi"}]}
 MINIMAL_ANTHROPIC = {
     "model": "claude-sonnet-4-5",
     "messages": [{"role": "user", "content": "hi"}],
     "max_tokens": 1024,
 }
+MINIMAL_RESPONSES = {"input": [{"role": "user", "content": "hi"}]}
 CHOICE_MEMBERS = {
     "anthropic": ("tool_choice",),
     "gemini": ("toolConfig", "tool_config"),
@@ -78,19 +92,61 @@ def _litellm() -> Any:
     return litellm
 
 
+def _model(target: str, body: dict[str, Any]) -> str:
+    """The request's own model (popped from ``body``), routed to the target's provider (``anthropic/gpt-4o``):
+    the model is part of the body, and a response names it back."""
+    provider, _, default = MODELS[target].partition("/")
+    return f"{provider}/{body.pop('model', None) or default}"
+
+
 def _completion(target: str, up: Upstream, body: dict[str, Any]) -> Any:
     from litellm.llms.custom_httpx.http_handler import HTTPHandler
 
-    litellm = _litellm()
     body = dict(body)
-    # the source's model, routed to the target provider (``anthropic/gpt-4o``): the model is part of the body
-    model = body.pop("model", None) or MODELS[target].partition("/")[2]
-    out = litellm.completion(
-        model=f"{target}/{model}", api_key="toolwire-offline", client=HTTPHandler(client=up.client()), **body
+    out = _litellm().completion(
+        model=_model(target, body), api_key="toolwire-offline", client=HTTPHandler(client=up.client()), **body
     )
     if body.get("stream"):  # each chunk as LiteLLM yields it
         return (c.model_dump(mode="json", exclude_none=True, exclude_unset=True) for c in out)
     return out
+
+
+def _responses(target: str, up: Upstream, body: dict[str, Any]) -> Any:
+    """``litellm.responses``: a Responses request, bridged to chat completions and on to the provider."""
+    from litellm.llms.custom_httpx.http_handler import HTTPHandler
+
+    body = dict(body)
+    out = _litellm().responses(
+        model=_model(target, body), api_key="toolwire-offline", client=HTTPHandler(client=up.client()), **body
+    )
+    if body.get("stream"):  # each event as LiteLLM yields it, dumped as its proxy writes them
+        return to_named_stream(e.model_dump(mode="json", exclude_none=True) for e in out)
+    return out
+
+
+def _messages(target: str, up: Upstream, body: dict[str, Any]) -> Any:
+    """``litellm.anthropic.messages.create``: an Anthropic request served by another provider's model
+    (through the ``/v1/messages`` adapter and ``litellm.completion``)."""
+    from litellm.llms.custom_httpx.http_handler import HTTPHandler
+
+    body = dict(body)
+    out = _litellm().anthropic.messages.create(
+        model=_model(target, body), api_key="toolwire-offline", client=HTTPHandler(client=up.client()), **body
+    )
+    if body.get("stream"):  # SSE bytes, an event per chunk: parsed as each chunk comes
+        if not hasattr(out, "__iter__"):  # the route to OpenAI models streams asynchronously only
+            out = pulled(out)
+        return (event for chunk in out for event in events_from_sse(chunk))
+    return out
+
+
+#: LiteLLM's whole-request entry points by the dialect they take, with the providers each is driven to
+#: here and the smallest request of that dialect
+ENTRIES: dict[str, tuple[Any, tuple[str, ...], dict[str, Any]]] = {
+    "openai-chat": (_completion, ("anthropic", "gemini"), MINIMAL_CHAT),
+    "openai-responses": (_responses, ("anthropic", "gemini"), MINIMAL_RESPONSES),
+    "anthropic": (_messages, ("gemini", "openai-responses"), MINIMAL_ANTHROPIC),
+}
 
 
 def _adapter() -> Any:
@@ -115,23 +171,27 @@ class LiteLLMTranslator(PeerTranslator):
         from litellm.llms.anthropic.pass_through.adapters import streaming_iterator  # noqa: F401
         from litellm.llms.custom_httpx import http_handler  # noqa: F401
 
-        for target in MODELS:
-            self.routes[("request", "openai-chat", target)] = self._request(target)
+        for source, (_entry, targets, _minimal) in ENTRIES.items():
+            for target in targets:
+                self.routes[("request", source, target)] = self._request(source, target)
+                self.routes[("response", target, source)] = self._response(source, target)
+                self.stream_routes[(target, source)] = self._stream(source, target)
+        for target in ("anthropic", "gemini"):  # a tool list or choice alone: a one-message completion()
             self.routes[("tools", "openai-chat", target)] = self._tools(target)
             self.routes[("tool_choice", "openai-chat", target)] = self._choice(target)
-            self.routes[("response", target, "openai-chat")] = self._response(target)
-            self.stream_routes[(target, "openai-chat")] = self._stream(target)
         self.routes[("request", "anthropic", "openai-chat")] = lambda p, _prof: _anthropic_to_openai(p)
         self.routes[("tools", "anthropic", "openai-chat")] = self._adapter_tools
         self.routes[("tool_choice", "anthropic", "openai-chat")] = self._adapter_choice
         self.routes[("response", "openai-chat", "anthropic")] = self._adapter_response
         self.stream_routes[("openai-chat", "anthropic")] = self._adapter_stream
 
-    # -- litellm.completion ------------------------------------------------------------------------------
-    def _request(self, target: str) -> Any:
+    # -- litellm.completion, litellm.responses, litellm.anthropic.messages -----------------------------------
+    def _request(self, source: str, target: str) -> Any:
+        call = ENTRIES[source][0]
+
         def run(payload: Any, profile: dict[str, str]) -> Any:
             up = Upstream()
-            return up.capture(lambda: _completion(target, up, payload))
+            return up.capture(lambda: call(target, up, payload))
 
         return run
 
@@ -152,20 +212,26 @@ class LiteLLMTranslator(PeerTranslator):
 
         return run
 
-    def _response(self, target: str) -> Any:
+    def _response(self, source: str, target: str) -> Any:
+        call, _targets, minimal = ENTRIES[source]
+
         def run(payload: Any, profile: dict[str, str]) -> Any:
             up = Upstream(("json", payload))
-            return dump(_completion(target, up, {**MINIMAL_CHAT, "model": answered_model(payload)}))
+            return dump(call(target, up, {**minimal, "model": answered_model(payload)}))
 
         return run
 
-    def _stream(self, target: str) -> Any:
+    def _stream(self, source: str, target: str) -> Any:
+        call, _targets, minimal = ENTRIES[source]
+
         def run(events: Any, profile: dict[str, str]) -> Any:
             up = Upstream(("sse", events))
-            # usage in a chat stream is opt-in (stream_options.include_usage): ask for it, as the
-            # expectation carries it, so the report shows whether LiteLLM can translate it
-            body = {**MINIMAL_CHAT, "model": stream_model(events), "stream": True, **INCLUDE_USAGE}
-            return to_chat_stream(_completion(target, up, body))
+            body = {**minimal, "model": stream_model(events), "stream": True}
+            if source == "openai-chat":
+                # usage in a chat stream is opt-in (stream_options.include_usage): ask for it, as the
+                # expectation carries it, so the report shows whether LiteLLM can translate it
+                return to_chat_stream(call(target, up, {**body, **INCLUDE_USAGE}))
+            return call(target, up, body)
 
         return run
 
