@@ -19,7 +19,10 @@ Rules (members are addressed by pointer patterns: ``*`` is one key or index, ``*
   object (when that one is absent), unless the root member ``unless.at`` matches ``unless.pattern``;
 - ``camel-case`` ``{names}``: a member name in snake_case is the same as its lowerCamelCase form, except
   the member names of objects held by a member named in ``names`` (maps of user-chosen names);
-- ``lower-case`` ``{at}``: a string at ``at`` is compared without regard to case.
+- ``lower-case`` ``{at}``: a string at ``at`` is compared without regard to case;
+- ``sole-member`` ``{at, to, except?}``: an object at ``at`` with exactly one member, named neither ``to``
+  nor one of ``except``, is the same as that value under the name ``to`` (also where the object is
+  opaque: only the name changes).
 
 Values under the descriptor's ``opaque`` patterns (tool arguments, tool results, JSON Schemas carried as
 they are) are user data and never rewritten. Matcher objects (``{"$type": …}``) are left as they are.
@@ -120,6 +123,8 @@ class _Rewriter:
         return (r for r, at in self.rules if r["rule"] == name and _any(at, path))
 
     def _walk(self, node: Any, path: tuple[str, ...]) -> Any:
+        if isinstance(node, dict) and len(node) == 1 and not is_matcher(node):
+            node = self._sole(node, path)
         if is_matcher(node) or (path and _any(self.opaque, path)):
             return node
         if isinstance(node, list):
@@ -137,6 +142,13 @@ class _Rewriter:
                 out[self._renamed(node, key, sub)] = value
             node = out
         return self._value(node, path) if path else node
+
+    def _sole(self, obj: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
+        ((key, value),) = obj.items()
+        for r in self._matching("sole-member", path):
+            if key != r["to"] and key not in r.get("except", ()):
+                return {str(r["to"]): value}
+        return obj
 
     def _renamed(self, obj: dict[str, Any], key: str, path: tuple[str, ...]) -> str:
         for r in self._matching("rename", path):

@@ -207,6 +207,36 @@ def test_scope_loosens_members_of_unlisted_features_only(dialects: dict[str, Any
     assert all(e["data"]["id"] == {"$optional": {"$any": True}} for e in scoped(chat, "stream", [], events))
 
 
+def test_gemini_function_response_output_under_any_name_but_error(dialects: dict[str, Any]) -> None:
+    gemini = dialects["gemini"]
+
+    def request(response: Any) -> Any:
+        part = {"functionResponse": {"name": "f", "response": response}}
+        return normalize(gemini, "request", {"contents": [{"role": "user", "parts": [part]}]})
+
+    assert request({"return_value": {"temp": 22}}) == request({"output": {"temp": 22}})
+    assert request({"content": "22C"}) == request({"output": "22C"})
+    assert request({"error": "boom"}) != request({"output": "boom"})
+    assert request({"a": 1, "b": 2}) != request({"output": {"a": 1, "b": 2}})
+    # the value is user data: only the name changes
+    assert request({"result": {"snake_case": 1}}) == request({"output": {"snake_case": 1}})
+    assert request({"result": {"snake_case": 1}}) != request({"output": {"snakeCase": 1}})
+
+
+def test_a_responses_response_is_not_judged_on_settings_it_echoes(dialects: dict[str, Any]) -> None:
+    responses = dialects["openai-responses"]
+    expected = {"output": [], "parallel_tool_calls": True, "tool_choice": "auto", "tools": []}
+    loose = scoped(responses, "response", ["response.content"], expected)
+    for echoed in ("parallel_tool_calls", "tool_choice", "tools"):
+        assert loose[echoed] == {"$optional": {"$any": True}}
+    assert compare(loose, {"output": [], "parallel_tool_calls": False, "tool_choice": "required"}) == []
+    assert scoped(responses, "response", ["response.echoed-settings"], expected) == expected
+    events = [{"event": "response.completed", "data": {"response": expected}}]
+    assert scoped(responses, "stream", [], events)[0]["data"]["response"]["parallel_tool_calls"] == {
+        "$optional": {"$any": True}
+    }
+
+
 def test_descriptors_state_a_source_and_a_reason_for_every_rule(dialects: dict[str, Any]) -> None:
     for name, descriptor in dialects.items():
         for rule in (descriptor.get("equivalent") or {}).get("rules", []):
