@@ -16,6 +16,9 @@ SELECTION = " or ".join(
         "streams/openai-chat-parallel",
         "choice/openai-chat-required",
         "messages/anthropic-capture-tool-choice",
+        "messages/responses-capture-tool-choice-named",
+        "responses/anthropic-end-turn-capture",
+        "streams/gemini-text-followup-capture",
     ]
 )
 
@@ -36,6 +39,9 @@ def test_corpus_subset_runs(tmp_path: Path) -> None:
         ("streams/anthropic-tool-use-capture", "openai-chat"),
         ("streams/gemini-function-call-thought-signature-capture", "openai-chat"),
         ("streams/openai-chat-parallel-calls-capture", "anthropic"),
+        ("streams/anthropic-tool-use-capture", "openai-responses"),
+        ("streams/gemini-function-call-thought-signature-capture", "anthropic"),
+        ("streams/openai-responses-encrypted-reasoning-then-call-2025-09-capture", "anthropic"),
     ],
 )
 def test_streams_are_driven_lazily(case: str, target: str) -> None:
