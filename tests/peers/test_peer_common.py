@@ -19,6 +19,8 @@ from toolwire.peers._common import (
     Upstream,
     choice_tools,
     dump,
+    family_model,
+    pulled,
     sse_text,
     stream_model,
     to_chat_stream,
@@ -209,3 +211,42 @@ def test_adapter_caused_looks_at_the_innermost_frame() -> None:
     assert adapter_caused({"message": "output is not JSON-serialisable: /x: a object"})
     assert not adapter_caused({"message": "the implementation did not answer within 30 s (hung)"})
     assert httpx  # the peers' plumbing needs only httpx, a dev dependency
+
+
+def test_a_peer_is_called_with_a_model_of_the_target_family() -> None:
+    assert family_model("gemini", "gpt-4o", "gemini-2.5-flash") == "gemini-2.5-flash"
+    assert family_model("gemini", "gemini-3-pro-preview", "gemini-2.5-flash") == "gemini-3-pro-preview"
+    assert family_model("anthropic", None, "claude-sonnet-4-5") == "claude-sonnet-4-5"
+    assert family_model("anthropic", "claude-haiku-4-5", "claude-sonnet-4-5") == "claude-haiku-4-5"
+    assert family_model("openai-chat", "claude-haiku-4-5", "gpt-4.1") == "claude-haiku-4-5"
+
+
+def test_an_async_only_stream_is_pulled_one_item_at_a_time() -> None:
+    pulled_so_far: list[int] = []
+
+    async def numbers():
+        for n in range(3):
+            pulled_so_far.append(n)
+            yield n
+
+    items = pulled(numbers())
+    assert next(items) == 0 and pulled_so_far == [0]
+    assert list(items) == [1, 2]
+
+
+def test_langchain_is_handed_tool_choices_in_bind_tools_vocabulary() -> None:
+    from toolwire.peers.langchain import _langchain_choice
+
+    anthropic_tool = {"type": "tool", "name": "f", "disable_parallel_tool_use": True}
+    expected = {"tool_choice": "f", "parallel_tool_calls": False}
+    assert _langchain_choice(anthropic_tool, "openai-chat") == expected
+    assert _langchain_choice({"type": "any"}, "openai-chat") == {"tool_choice": "any"}
+    assert _langchain_choice({"type": "none"}, "openai-responses") == {"tool_choice": "none"}
+    assert _langchain_choice("required", "anthropic") == {"tool_choice": "any"}
+    assert _langchain_choice("none", "anthropic") == {"tool_choice": {"type": "none"}}
+    openai_named = {"type": "function", "function": {"name": "f"}}
+    assert _langchain_choice(openai_named, "anthropic") == {"tool_choice": "f"}
+    assert _langchain_choice("auto", "anthropic") == {"tool_choice": "auto"}
+    # what bind_tools does not document is handed over as it is (the library's answer is judged)
+    assert _langchain_choice({"type": "tool"}, "openai-chat") == {"tool_choice": {"type": "tool"}}
+    assert _langchain_choice({"type": "required"}, "openai-chat") == {"tool_choice": {"type": "required"}}

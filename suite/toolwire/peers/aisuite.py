@@ -46,6 +46,7 @@ from ._common import (
     answered_model,
     choice_tools,
     dump,
+    family_model,
     stream_model,
     to_chat_stream,
 )
@@ -75,8 +76,7 @@ def _client(target: str, up: Upstream) -> Any:
 
 def _create(target: str, up: Upstream, body: dict[str, Any]) -> Any:
     body = dict(body)
-    # the source's model, sent to the target provider (``anthropic:gpt-4o``)
-    model = f"{target}:{body.pop('model', None) or PROVIDERS[target]}"
+    model = f"{target}:{family_model(target, body.pop('model', None), PROVIDERS[target])}"
     messages = body.pop("messages", None)
     completions = _client(target, up).chat.completions
     if body.get("stream"):  # each chunk as aisuite yields it

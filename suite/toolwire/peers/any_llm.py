@@ -46,6 +46,7 @@ from ._common import (
     answered_model,
     choice_tools,
     dump,
+    family_model,
     sse_text,
     stream_model,
     to_chat_stream,
@@ -94,7 +95,7 @@ def _llm(target: str, up: Upstream) -> Any:
 
 def _call(source: str, target: str, up: Upstream, body: dict[str, Any]) -> Any:
     body = dict(body)
-    model = body.pop("model", None) or PROVIDERS[target][1]  # the source's model, sent to the target provider
+    model = family_model(target, body.pop("model", None), PROVIDERS[target][1])
     llm = _llm(target, up)
     out = getattr(llm, APIS[source])(model=model, **body)
     if body.get("stream"):

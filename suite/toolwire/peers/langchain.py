@@ -17,11 +17,15 @@ True)``): pure functions, no client call, no network.
   convert_to_anthropic_tool`` (each tool of the list), openai-chat → openai-responses through
   ``bind_tools`` + the Responses payload (its ``tools`` member);
 - ``tool_choice``: the same ``bind_tools`` + payload path on a one-message request (tools named as the choice
-  names them, or one ``f`` tool), keeping the target's choice members.
+  names them, or one ``f`` tool), keeping the target's choice members. The source's choice is handed to
+  ``bind_tools`` in its documented vocabulary (``"auto"``, ``"any"``, ``"none"``, a tool name), as a user
+  porting a request writes it: ``ChatAnthropic`` reads ``"required"`` as a tool's name, and ``ChatOpenAI``
+  documents no Anthropic dict.
 
-Not covered, and why: ``response`` and ``stream``. LangChain reads a provider's response into an ``AIMessage``
-/ ``AIMessageChunk`` and never writes a response in another provider's wire format, so there is no
-(provider → provider) response or stream translation to test; gemini needs ``langchain-google-genai``, which
+Not covered, and why: ``response`` and ``stream``. LangChain reads a provider's response (a Responses API
+output too, with ``ChatOpenAI(use_responses_api=True)``) into an ``AIMessage`` / ``AIMessageChunk`` and never
+writes a response in another provider's wire format, so there is no (provider → provider) response or stream
+translation to test; gemini needs ``langchain-google-genai``, which
 the issue does not name; canonical is toolwire's own. Profiles: only defaults (``ChatAnthropic`` sends the
 model's maximum as ``max_tokens``: that is the default ``anthropic.max-tokens=any``, not ``4096``). Errors:
 :class:`~._common.PeerTranslator` (a ``ValueError`` from LangChain, e.g. an unsupported tool format, is a
@@ -69,6 +73,8 @@ def _payload(source: str, target: str, body: dict[str, Any]) -> Any:
     messages = body.pop("messages", None)
     tools = body.pop("tools", None)
     choice = {k: body.pop(k) for k in ("tool_choice", "parallel_tool_calls") if k in body}
+    if "tool_choice" in choice:
+        choice.update(_langchain_choice(choice["tool_choice"], target))
     settings: dict[str, Any] = {"model": body.pop("model", None) or DEFAULT_MODEL[target]}
     max_tokens = body.pop("max_completion_tokens", None) or body.pop("max_tokens", None)
     body.pop("max_tokens", None)
@@ -97,6 +103,35 @@ def _payload(source: str, target: str, body: dict[str, Any]) -> Any:
         kwargs.update(choice)
     kwargs.update(body)
     return dump(llm._get_request_payload(history, stop=stop, **kwargs))
+
+
+def _langchain_choice(choice: Any, target: str) -> dict[str, Any]:
+    """A wire ``tool_choice`` (OpenAI chat or Anthropic) as the target chat model's ``bind_tools`` documents
+    it, the way a user porting a request writes it. ``ChatAnthropic``: a tool's name, ``"auto"``, ``"any"``
+    or Anthropic's own dicts (it reads any other string, ``"required"`` too, as a tool's name).
+    ``ChatOpenAI``: a tool's name, ``"auto"``, ``"none"``, ``"any"`` / ``"required"`` or OpenAI's function
+    dict (no Anthropic dict), and ``parallel_tool_calls=False`` for ``disable_parallel_tool_use``. Any other
+    value is handed over as it is."""
+    function = choice.get("function") if isinstance(choice, dict) else None
+    named = function.get("name") if isinstance(function, dict) else None
+    if isinstance(named, str) and choice.get("type") == "function":
+        return {"tool_choice": named}
+    if target == "anthropic":
+        if choice in ("required", "none"):
+            return {"tool_choice": "any" if choice == "required" else {"type": "none"}}
+        return {"tool_choice": choice}
+    if not isinstance(choice, dict) or not set(choice) <= {"type", "name", "disable_parallel_tool_use"}:
+        return {"tool_choice": choice}
+    kind = choice.get("type")
+    if kind in ("auto", "any", "none") and "name" not in choice:
+        out: dict[str, Any] = {"tool_choice": kind}
+    elif kind == "tool" and isinstance(choice.get("name"), str):
+        out = {"tool_choice": choice["name"]}
+    else:
+        return {"tool_choice": choice}
+    if choice.get("disable_parallel_tool_use") is True:
+        out["parallel_tool_calls"] = False
+    return out
 
 
 class LangChainTranslator(PeerTranslator):

@@ -57,6 +57,7 @@ from ._common import (
     answered_model,
     choice_tools,
     dump,
+    family_model,
     pulled,
     stream_model,
     to_chat_stream,
@@ -65,7 +66,7 @@ from ._common import (
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-#: the provider model each target dialect is reached through (the request's own model name replaces it)
+#: the provider model each target dialect is reached through (a request naming a model of its family keeps it)
 MODELS = {
     "anthropic": "anthropic/claude-sonnet-4-5",
     "gemini": "gemini/gemini-2.5-flash",
@@ -93,10 +94,9 @@ def _litellm() -> Any:
 
 
 def _model(target: str, body: dict[str, Any]) -> str:
-    """The request's own model (popped from ``body``), routed to the target's provider (``anthropic/gpt-4o``):
-    the model is part of the body, and a response names it back."""
+    """The model to call (``model`` popped from ``body``), routed to the target provider: ``anthropic/…``."""
     provider, _, default = MODELS[target].partition("/")
-    return f"{provider}/{body.pop('model', None) or default}"
+    return f"{provider}/{family_model(target, body.pop('model', None), default)}"
 
 
 def _completion(target: str, up: Upstream, body: dict[str, Any]) -> Any:
