@@ -207,9 +207,10 @@ def comparable(
     descriptor = check.dialects.get(dialect or check.target)
     kind = kind or ("response" if check.kind == "stream" else check.kind)
     expected = equivalence.normalize(descriptor, kind, expected)
-    return equivalence.scoped(descriptor, kind, check.features, expected), equivalence.normalize(
-        descriptor, kind, actual
-    )
+    expected = equivalence.scoped(descriptor, kind, check.features, expected)
+    if kind in READ_BY_CLIENTS:
+        expected = equivalence.empty_is_absent(descriptor, expected)
+    return expected, equivalence.normalize(descriptor, kind, actual)
 
 
 def _path_of(error: dict[str, Any]) -> str:

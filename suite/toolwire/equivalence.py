@@ -37,7 +37,7 @@ from typing import Any
 
 from .matchers import compare, is_matcher
 
-__all__ = ["normalize", "scoped"]
+__all__ = ["empty_is_absent", "normalize", "scoped"]
 
 Pattern = tuple[str, ...]
 _SNAKE = re.compile(r"_([a-z0-9])")
@@ -219,3 +219,37 @@ def _loosen(node: Any, pattern: Pattern) -> Any:
     if isinstance(node, list):
         return [_loosen(v, rest) if head in ("*", str(i)) else v for i, v in enumerate(node)]
     return node
+
+
+def empty_is_absent(descriptor: dict[str, Any] | None, expected: Any) -> Any:
+    """``expected`` (of an output a client reads) with every member whose expected value is empty (null,
+    ``""``, ``0``, ``false``, or an object or array of only such values) made optional: a client reads a
+    counter at zero like no counter, the other way round too. Opaque values (tool arguments) stay exact;
+    the wire schema still requires what it requires."""
+    opaque = _patterns((descriptor or {}).get("equivalent", {}).get("opaque", [])) if descriptor else []
+    return _optional_empties(expected, (), opaque)
+
+
+def _optional_empties(node: Any, path: tuple[str, ...], opaque: list[Pattern]) -> Any:
+    if is_matcher(node) or (path and _any(opaque, path)):
+        return node
+    if isinstance(node, list):
+        return [_optional_empties(v, (*path, str(i)), opaque) for i, v in enumerate(node)]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        sub = (*path, key)
+        if _empty(value) and not _any(opaque, sub):
+            out[key] = {"$optional": value}
+        else:
+            out[key] = _optional_empties(value, sub, opaque)
+    return out
+
+
+def _empty(value: Any) -> bool:
+    if isinstance(value, dict):
+        return not is_matcher(value) and all(_empty(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_empty(v) for v in value)
+    return value is None or value is False or value == "" or (type(value) in (int, float) and value == 0)
