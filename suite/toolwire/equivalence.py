@@ -13,6 +13,8 @@ Rules (members are addressed by pointer patterns: ``*`` is one key or index, ``*
 
 - ``default`` ``{at, value}`` (or ``values``): a member at ``at`` whose value equals ``value`` (one of
   ``values``) is the same as no member; an expectation there that accepts that value accepts no member;
+  ``chosen`` is the same for a value that is no default but a choice a translator may make on its own
+  (asking for usage in a stream, not storing a response);
 - ``text-shorthand`` ``{at, types}``: at ``at``, an array of exactly one ``{"type": T, "text": s}`` with
   ``T`` in ``types`` is the same as the string ``s``;
 - ``rename`` ``{at, to, unless?}``: the member at ``at`` is the same as the member ``to`` of the same
@@ -118,9 +120,10 @@ class _Rewriter:
             out[name] = self._camel(value, (*path, name), names, in_names=name in names and not in_names)
         return out
 
-    def _matching(self, name: str, path: tuple[str, ...]) -> Iterable[dict[str, Any]]:
-        """The rules of kind ``name`` whose ``at`` matches ``path``."""
-        return (r for r, at in self.rules if r["rule"] == name and _any(at, path))
+    def _matching(self, name: str | tuple[str, ...], path: tuple[str, ...]) -> Iterable[dict[str, Any]]:
+        """The rules of kind ``name`` (or of one of several) whose ``at`` matches ``path``."""
+        names = (name,) if isinstance(name, str) else name
+        return (r for r, at in self.rules if r["rule"] in names and _any(at, path))
 
     def _walk(self, node: Any, path: tuple[str, ...]) -> Any:
         if isinstance(node, dict) and len(node) == 1 and not is_matcher(node):
@@ -134,7 +137,7 @@ class _Rewriter:
             for key, value in node.items():
                 sub = (*path, key)
                 value = self._walk(value, sub)
-                defaults = [d for r in self._matching("default", sub) for d in _default_values(r)]
+                defaults = [d for r in self._matching(_ABSENT_RULES, sub) for d in _default_values(r)]
                 if any(_same(value, d) for d in defaults):
                     continue
                 if is_matcher(value) and any(not compare(value, d) for d in defaults):
@@ -184,6 +187,8 @@ def normalize(descriptor: dict[str, Any] | None, kind: str, payload: Any) -> Any
 
 
 _LENIENT = {"$optional": {"$any": True}}
+#: the rules under which a member with one of their values is the same as no member
+_ABSENT_RULES = ("default", "chosen")
 
 
 def scoped(descriptor: dict[str, Any] | None, kind: str, features: Iterable[str], expected: Any) -> Any:
