@@ -22,6 +22,8 @@ Rules (members are addressed by pointer patterns: ``*`` is one key or index, ``*
 - ``camel-case`` ``{names}``: a member name in snake_case is the same as its lowerCamelCase form, except
   the member names of objects held by a member named in ``names`` (maps of user-chosen names);
 - ``lower-case`` ``{at}``: a string at ``at`` is compared without regard to case;
+- ``json-text`` ``{at}``: a string at ``at`` holding a JSON object or array (tool-call arguments) is
+  compared as that JSON, not as text (``{"a": 1}`` is ``{"a":1}``);
 - ``sole-member`` ``{at, to, except?}``: an object at ``at`` with exactly one member, named neither ``to``
   nor one of ``except``, is the same as that value under the name ``to`` (also where the object is
   opaque: only the name changes).
@@ -32,6 +34,7 @@ they are) are user data and never rewritten. Matcher objects (``{"$type": …}``
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from functools import lru_cache
@@ -168,6 +171,8 @@ class _Rewriter:
     def _value(self, node: Any, path: tuple[str, ...]) -> Any:
         if isinstance(node, str) and any(self._matching("lower-case", path)):
             return node.lower()
+        if isinstance(node, str) and any(self._matching("json-text", path)):
+            return _json_text(node)
         block = node[0] if isinstance(node, list) and len(node) == 1 else None
         if (
             isinstance(block, dict)
@@ -177,6 +182,17 @@ class _Rewriter:
         ):
             return block["text"]
         return node
+
+
+def _json_text(text: str) -> str:
+    """JSON text holding an object or array, in one spelling (compact, keys sorted); other text as it is."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    if not isinstance(value, dict | list):
+        return text
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 def normalize(descriptor: dict[str, Any] | None, kind: str, payload: Any) -> Any:

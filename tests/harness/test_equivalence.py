@@ -257,6 +257,23 @@ def test_an_expected_empty_member_may_be_absent_from_what_a_client_reads(dialect
     assert compare(loose, args_dropped) != []
 
 
+def test_tool_arguments_are_compared_as_json_not_as_text(dialects: dict[str, Any]) -> None:
+    chat = dialects["openai-chat"]
+
+    def request(arguments: str) -> Any:
+        call = {"id": "c", "type": "function", "function": {"name": "f", "arguments": arguments}}
+        return normalize(chat, "request", {"messages": [{"role": "assistant", "tool_calls": [call]}]})
+
+    assert request('{"city": "Paris", "n": [1, 2]}') == request('{"n":[1,2],"city":"Paris"}')
+    assert request('{"city": "Paris"}') != request('{"city": "Lyon"}')
+    assert request("not json") == request("not json") != request("not  json")
+    responses = dialects["openai-responses"]
+    item = {"type": "function_call", "call_id": "c", "name": "f", "arguments": '{"a": 1}'}
+    assert normalize(responses, "response", {"output": [item]}) == normalize(
+        responses, "response", {"output": [{**item, "arguments": '{"a":1}'}]}
+    )
+
+
 def test_descriptors_state_a_source_and_a_reason_for_every_rule(dialects: dict[str, Any]) -> None:
     for name, descriptor in dialects.items():
         for rule in (descriptor.get("equivalent") or {}).get("rules", []):
