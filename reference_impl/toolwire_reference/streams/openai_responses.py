@@ -216,6 +216,9 @@ class OpenAIResponsesDecoder(Decoder):
 
     def _terminal(self, response: dict) -> list[dict]:
         status = response.get("status") or "completed"
+        failure = response.get("error")
+        if status == "failed" and isinstance(failure, dict):  # surfaced, as a mid-stream error is
+            return self.error(failure.get("code"), failure.get("message"))
         key = status
         if status == "incomplete":
             reason = (response.get("incomplete_details") or {}).get("reason")
