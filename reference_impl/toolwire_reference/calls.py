@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -187,25 +188,29 @@ def is_generated(call_id: Any) -> bool:
 
 
 class IdGenerator:
-    """Invents tool-call ids for one translation: ``call_1``, ``call_2``, … in order of appearance.
+    """Invents tool-call ids for one translation, in order of appearance.
 
-    A number is skipped when the source already uses that id under any known prefix (``call_3``,
-    ``toolu_3``, ``fc_3`` or ``3``), so generated ids never collide with real ones, whatever prefix
-    the target gives them.
+    ``fresh`` (responses and streams): ``call_`` + 16 random hex digits drawn once per translation + the
+    position (``call_5f0c…1``, ``call_5f0c…2``): every response of a conversation gets ids of its own, as
+    the client sends them all back in the next request (Anthropic refuses duplicate ``tool_use`` ids). Not
+    fresh (a request, a whole history at once): ``call_1``, ``call_2``, … A number is skipped when the
+    source already uses that id under any known prefix (``call_3``, ``toolu_3``, ``fc_3`` or ``3``), so
+    generated ids never collide with real ones, whatever prefix the target gives them.
     """
 
-    def __init__(self, taken: Iterable[str] = ()) -> None:
+    def __init__(self, taken: Iterable[str] = (), *, fresh: bool = True) -> None:
         self._taken = {strip_known_prefix(t) for t in taken if isinstance(t, str)}
         self._next = 1
+        self._salt = secrets.token_hex(8) if fresh else ""
 
     def take(self, call_id: str) -> None:
         """Record an id of the source (call it for every id before generating, or pass ``taken``)."""
         self._taken.add(strip_known_prefix(call_id))
 
     def new(self) -> GeneratedId:
-        while str(self._next) in self._taken:
+        while self._salt + str(self._next) in self._taken:
             self._next += 1
-        body = str(self._next)
+        body = self._salt + str(self._next)
         self._taken.add(body)
         self._next += 1
         return GeneratedId(body)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import equivalence, matchers, wire
+from . import equivalence, fresh_ids, matchers, wire
 from .adapters import Adapter, Answer, describe_crash
 from .capabilities import speaks_toolwire_codes
 from .corpus import Check, resolve_profile
@@ -410,6 +410,8 @@ def run_check(
             return CheckResult("skipped", message=reason)
         profile = handed_profile(check, adapter.capabilities, profiles)
         codes = speaks_toolwire_codes(adapter.capabilities)
+        if check.variant == fresh_ids.VARIANT:
+            return fresh_ids.run_fresh_ids(adapter, check, profile)
         if check.kind == "stream":
             from .streams.judge import run_stream_check
 

@@ -11,7 +11,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from . import paths, wire
+from . import fresh_ids, paths, wire
 from .projection import Projection, project_choice, project_path, project_tools
 
 __all__ = [
@@ -223,6 +223,8 @@ class Corpus:
                 from .streams.judge import stream_variants
 
                 trips.extend((False, v) for v in stream_variants(exp))
+            if projection is None and fresh_ids.applies(case, exp):
+                trips.append((False, fresh_ids.VARIANT))
             level = str(exp.get("level", case.level))
             out.extend(
                 Check(
@@ -240,8 +242,9 @@ class Corpus:
                     source=source,
                     target=str(exp["dialect"]),
                     when=when,
-                    # stream variants (re-chunked replays, incrementality) are `should` at most
-                    level=level if variant is None or level == "may" else "should",
+                    # stream variants (re-chunked replays, incrementality) are `should` at most; a fresh-id
+                    # check has the case's level
+                    level=level if variant in (None, fresh_ids.VARIANT) or level == "may" else "should",
                     features=list(exp.get("features", case.features)),
                     expectation=exp,
                     case=case,

@@ -701,3 +701,16 @@ def test_generated_item_id_does_not_come_back_as_item_id():
     kept = canonical([call("call_bad1", item_id="fc_bad1")], "tool_use")
     back = tr(tr(kept, "canonical", "openai-responses"), "openai-responses", "canonical")
     assert back["content"] == kept["content"]
+
+
+@pytest.mark.unpinned_ids
+def test_generated_ids_are_fresh_per_translation() -> None:
+    """A response's invented call ids differ from the last response's: a conversation sends every earlier
+    response back, and Anthropic refuses a history with two ``tool_use`` blocks of one id."""
+    part = {"functionCall": {"name": "f", "args": {}}}
+    gemini = {"candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP"}]}
+    ids = set()
+    for _ in range(2):
+        out = translate("response", gemini, source="gemini", target="anthropic")
+        ids.add(out["content"][0]["id"])
+    assert len(ids) == 2 and all(i.startswith("toolu_") for i in ids)

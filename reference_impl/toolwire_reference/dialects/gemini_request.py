@@ -159,7 +159,7 @@ def _decode_generation(req: Request, config: dict, base: Segments, profile) -> N
 
 def _decode_contents(req: Request, contents: list, base: Segments, profile) -> None:
     builder = msgs.Builder(req)
-    ids = calls.IdGenerator(_call_ids(contents))
+    ids = calls.IdGenerator(_call_ids(contents), fresh=False)
     for i, item in enumerate(contents):
         path = base + (i,)
         content = expect_object(item, path, "a content")

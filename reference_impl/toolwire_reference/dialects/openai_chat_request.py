@@ -123,7 +123,7 @@ def _decode_format(req: Request, value: Any) -> dict | None:
 def _decode_messages(req: Request, items: list, profile: Mapping[str, str]) -> None:
     builder = msgs.Builder(req)
     legacy_calls: dict[str, list[str]] = {}  # function name -> generated ids not yet answered
-    ids = calls.IdGenerator(_ids(items))
+    ids = calls.IdGenerator(_ids(items), fresh=False)
     for i, item in enumerate(items):
         path = ("messages", i)
         message = expect_object(item, path, "a message")

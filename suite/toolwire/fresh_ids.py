@@ -1,0 +1,128 @@
+"""Fresh-id checks (corpus/INTERPRETING.md, "Fresh ids"): a tool-call id a translator invents must differ from
+one translation to the next.
+
+A source that carries calls without ids (a Gemini ``functionCall`` without ``id``, a legacy OpenAI chat
+``function_call``) makes a translator toward a dialect that requires ids invent them. A translator that
+numbers them ``call_1``, ``call_2`` … anew for every response (or derives them from the content) passes
+every single check and breaks a conversation: the client sends every earlier response back, and two
+``tool_use`` blocks with one id are refused. The check translates the same source twice and fails when an
+invented id comes back.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .adapters import Adapter, Answer
+    from .checks import CheckResult
+    from .corpus import Case, Check
+
+__all__ = ["VARIANT", "applies", "call_ids", "run_fresh_ids"]
+
+VARIANT = "fresh-ids"
+#: the kinds whose outputs carry calls an implementation may have to give ids
+_KINDS = frozenset({"response", "stream"})
+#: target dialects whose calls need no id (Gemini matches calls by name and order)
+_ID_LESS = frozenset({"gemini"})
+#: call types whose ``id`` / ``call_id`` members are tool-call ids
+_CALL_TYPES = frozenset(
+    {"tool_use", "server_tool_use", "function_call", "tool_call", "custom_tool_call", "tool_call_start"}
+)
+
+
+def applies(case: Case, expectation: dict[str, Any]) -> bool:
+    """Whether an expectation gets a fresh-id check: a response or stream whose source has a call without
+    an id, toward a dialect that requires ids, expecting a translation (not a refusal)."""
+    if case.kind not in _KINDS or expectation.get("dialect") in _ID_LESS | {case.source_dialect}:
+        return False
+    if "error" in expectation or (case.kind == "stream" and _ends_in_error(expectation)):
+        return False
+    return _has_id_less_call(case.source_payload)
+
+
+def _ends_in_error(expectation: dict[str, Any]) -> bool:
+    accumulated = expectation.get("accumulated")
+    return isinstance(accumulated, dict) and set(accumulated) == {"error"}
+
+
+def _has_id_less_call(node: Any) -> bool:
+    if isinstance(node, dict):
+        call = node.get("functionCall")
+        if isinstance(call, dict) and call.get("name") and not call.get("id"):
+            return True
+        legacy = node.get("function_call")
+        if isinstance(legacy, dict) and legacy.get("name") and not node.get("tool_calls"):
+            return True
+        return any(_has_id_less_call(v) for v in node.values())
+    if isinstance(node, list):
+        return any(_has_id_less_call(v) for v in node)
+    return False
+
+
+def call_ids(node: Any) -> set[str]:
+    """Every tool-call id in an output (a response body or a list of stream events): ``id`` / ``call_id`` of
+    call blocks and items, ``id`` of ``tool_calls`` entries, ``functionCall.id``."""
+    found: set[str] = set()
+    stack: list[tuple[Any, bool]] = [(node, False)]
+    while stack:
+        item, in_tool_calls = stack.pop()
+        if isinstance(item, dict):
+            keys = ("id", "call_id") if item.get("type") in _CALL_TYPES else ("id",) if in_tool_calls else ()
+            found.update(v for k in keys if isinstance(v := item.get(k), str) and v)
+            call = item.get("functionCall")
+            if isinstance(call, dict) and isinstance(call.get("id"), str) and call["id"]:
+                found.add(call["id"])
+            stack.extend((v, k == "tool_calls") for k, v in item.items())
+        elif isinstance(item, list):
+            stack.extend((v, in_tool_calls) for v in item)
+    return found
+
+
+def run_fresh_ids(adapter: Adapter, check: Check, profile: dict[str, str]) -> CheckResult:
+    """Translate the check's source twice; fail when an id the implementation invented comes back."""
+    from .checks import CheckResult
+
+    answers = [_translate(adapter, check, profile) for _ in range(2)]
+    ms = sum(a.duration_ms for a in answers)
+    for answer in answers:
+        if answer.status != "payload":
+            what = answer.crash if answer.status == "crash" else json.dumps(answer.error, ensure_ascii=False)
+            return CheckResult(
+                "errored" if answer.status == "crash" else "failed",
+                duration_ms=ms,
+                message=f"no output to take invented ids from ({answer.status}: {what})",
+            )
+    source = json.dumps(check.source_payload, ensure_ascii=False)
+    first, second = ({i for i in call_ids(_events(a.payload)) if i not in source} for a in answers)
+    if not first:
+        return CheckResult("passed", duration_ms=ms, message="no invented tool-call id in the output")
+    again = sorted(first & second)
+    if again:
+        shown = ", ".join(repr(i) for i in again[:5])
+        return CheckResult(
+            "failed",
+            duration_ms=ms,
+            message=f"the same source translated twice gave the same invented tool-call id ({shown}): a "
+            "client sends every earlier response back, so the ids of two responses collide",
+        )
+    return CheckResult("passed", duration_ms=ms)
+
+
+def _events(payload: Any) -> Any:
+    """A stream output given as SSE text (``{"sse": …}``) as its events; any other output as it is."""
+    if isinstance(payload, dict) and set(payload) == {"sse"} and isinstance(payload["sse"], str):
+        from .streams.sse import events_from_sse
+
+        return events_from_sse(payload["sse"])
+    return payload
+
+
+def _translate(adapter: Adapter, check: Check, profile: dict[str, str]) -> Answer:
+    if check.kind == "stream":
+        from .streams.payload import stream_events
+
+        events = stream_events(check.source_payload)
+        return adapter.translate_stream(check.source, check.target, events, profile)
+    return adapter.translate(check.kind, check.source, check.target, check.source_payload, profile)

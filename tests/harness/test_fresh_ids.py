@@ -1,0 +1,54 @@
+"""Fresh-id checks (INTERPRETING.md "Fresh ids"): an invented tool-call id must not come back when the same
+source is translated again."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from toolwire.adapters import PythonAdapter
+from toolwire.checks import run_check
+from toolwire.corpus import load_corpus
+from toolwire.fresh_ids import VARIANT, call_ids
+from toolwire_reference import calls
+from toolwire_reference.translator import Translator
+
+CORPUS = load_corpus()
+FRESH = [c for c in CORPUS.checks() if c.variant == VARIANT]
+
+
+def _results(impl: Any) -> list[Any]:
+    adapter = PythonAdapter("python:test", impl, timeout=None)
+    return [run_check(adapter, check, CORPUS.profiles) for check in FRESH]
+
+
+def test_every_gemini_source_with_id_less_calls_gets_one_per_target_that_needs_ids() -> None:
+    assert FRESH
+    assert {c.source for c in FRESH} == {"gemini", "openai-chat"}  # Gemini calls, legacy function_call
+    assert {c.kind for c in FRESH} == {"response", "stream"}
+    assert "gemini" not in {c.target for c in FRESH}
+
+
+def test_the_reference_invents_fresh_ids() -> None:
+    results = _results(Translator())
+    assert all(r.outcome == "passed" for r in results), [r.message for r in results if r.outcome != "passed"]
+
+
+def test_a_translator_numbering_ids_anew_for_every_response_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(calls.secrets, "token_hex", lambda n=8: "")  # call_1, call_2 … every time
+    results = _results(Translator())
+    failed = [r for r in results if r.outcome == "failed"]
+    assert len(failed) == len(results)
+    assert all("same invented tool-call id" in (r.message or "") for r in failed)
+    assert any("'toolu_1'" in (r.message or "") for r in failed)
+
+
+def test_call_ids_are_found_in_every_dialect_s_calls() -> None:
+    body = {
+        "content": [{"type": "tool_use", "id": "toolu_a", "name": "f", "input": {"id": "not a call"}}],
+        "choices": [{"message": {"tool_calls": [{"id": "call_b", "function": {"name": "f"}}]}}],
+        "output": [{"type": "function_call", "id": "fc_c", "call_id": "call_c"}],
+        "parts": [{"functionCall": {"id": "d", "name": "f"}}],
+        "id": "msg_not_a_call",
+    }
+    assert call_ids(body) == {"toolu_a", "call_b", "fc_c", "call_c", "d"}
