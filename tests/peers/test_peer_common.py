@@ -218,7 +218,8 @@ def test_a_peer_is_called_with_a_model_of_the_target_family() -> None:
     assert family_model("gemini", "gemini-3-pro-preview", "gemini-2.5-flash") == "gemini-3-pro-preview"
     assert family_model("anthropic", None, "claude-sonnet-4-5") == "claude-sonnet-4-5"
     assert family_model("anthropic", "claude-haiku-4-5", "claude-sonnet-4-5") == "claude-haiku-4-5"
-    assert family_model("openai-chat", "claude-haiku-4-5", "gpt-4.1") == "claude-haiku-4-5"
+    assert family_model("openai-chat", "claude-haiku-4-5", "gpt-4.1") == "gpt-4.1"
+    assert family_model("openai-responses", "o3-mini", "gpt-4o") == "o3-mini"
 
 
 def test_an_async_only_stream_is_pulled_one_item_at_a_time() -> None:

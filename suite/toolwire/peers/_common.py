@@ -272,16 +272,23 @@ def stream_model(events: Sequence[Any] | str) -> str | None:
     return answered_model(list(events[:1]))
 
 
-#: how a model name of a provider family starts (OpenAI serves any name)
-FAMILIES = {"anthropic": "claude-", "gemini": "gemini-"}
+#: how the model names of a target dialect's provider start
+_OPENAI = ("gpt-", "chatgpt-", "o1", "o3", "o4")
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "anthropic": ("claude-",),
+    "gemini": ("gemini-",),
+    "openai-chat": _OPENAI,
+    "openai-responses": _OPENAI,
+}
 
 
 def family_model(target: str, requested: Any, default: str) -> str:
     """The model a peer adapter calls the library with for ``target``: the request's model when it is of
     the target provider's family (a response names it back), else ``default``. Libraries pick code paths
     by model name (LiteLLM: Gemini 3 behaviour, Anthropic's ``max_tokens``), so a foreign name (``gpt-4o``
-    sent to Gemini) would test a path no user takes."""
-    if isinstance(requested, str) and requested and requested.startswith(FAMILIES.get(target, "")):
+    sent to Gemini, ``claude-…`` to OpenAI, which LiteLLM then fakes a stream for) would test a path no user
+    takes."""
+    if isinstance(requested, str) and requested and requested.startswith(FAMILIES.get(target, ("",))):
         return requested
     return default
 

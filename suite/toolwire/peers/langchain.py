@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._common import PeerTranslator, choice_tools, dump
+from ._common import PeerTranslator, choice_tools, dump, family_model
 
 DEFAULT_MODEL = {"anthropic": "claude-sonnet-4-5", "openai-chat": "gpt-4.1", "openai-responses": "gpt-4.1"}
 MINIMAL = {
@@ -75,7 +75,7 @@ def _payload(source: str, target: str, body: dict[str, Any]) -> Any:
     choice = {k: body.pop(k) for k in ("tool_choice", "parallel_tool_calls") if k in body}
     if "tool_choice" in choice:
         choice.update(_langchain_choice(choice["tool_choice"], target))
-    settings: dict[str, Any] = {"model": body.pop("model", None) or DEFAULT_MODEL[target]}
+    settings: dict[str, Any] = {"model": family_model(target, body.pop("model", None), DEFAULT_MODEL[target])}
     max_tokens = body.pop("max_completion_tokens", None) or body.pop("max_tokens", None)
     body.pop("max_tokens", None)
     if max_tokens is not None:
