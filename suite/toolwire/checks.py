@@ -62,14 +62,19 @@ def _pair_declared(pairs: list[Any], source: str, target: str) -> bool:
 
 def affects(check: Check, key: str, profiles: dict[str, dict[str, Any]] | None) -> bool:
     """True when the check's expectation depends on profile ``key``: the expectation names it, or the key's
-    ``affects`` (profiles.json) covers the check's kind and target. Without ``affects``, every check."""
+    ``affects`` (profiles.json) covers the check's kind, target and (when it names features) one of the
+    check's features. Without ``affects``, every check."""
     if key in check.when:
         return True
     scope = ((profiles or {}).get(key) or {}).get("affects")
     if not isinstance(scope, dict):
         return True
-    targets = scope.get("targets")
-    return check.kind in scope.get("kinds", ()) and (targets is None or check.target in targets)
+    targets, features = scope.get("targets"), scope.get("features")
+    return (
+        check.kind in scope.get("kinds", ())
+        and (targets is None or check.target in targets)
+        and (features is None or not set(features).isdisjoint(check.features))
+    )
 
 
 def handed_profile(
