@@ -262,3 +262,16 @@ def test_a_translator_that_mutates_its_input_fails_even_when_its_output_is_right
                for r in popped)
     honest = [r for c, r in run_all(Declaring(pair)) if r.outcome != "skipped"]
     assert honest and all(r.outcome == "passed" for r in honest)
+
+
+def test_declaring_a_thinking_policy_keeps_every_stream_check_without_thinking() -> None:
+    pair = {"stream": [["anthropic", "openai-chat"]]}
+    keep = Declaring(pair, {"stream.thinking": ["keep"]}).capabilities()
+    default = Declaring(pair).capabilities()
+    streams = [c for c in CORPUS.checks() if c.kind == "stream" and c.source == "anthropic"]
+    others = [c for c in streams if "streams.thinking" not in c.features and c.target == "openai-chat"]
+    same = [applicable(c, keep, CORPUS.profiles) == applicable(c, default, CORPUS.profiles) for c in others]
+    assert others and all(same) and any(applicable(c, keep, CORPUS.profiles) is None for c in others)
+    # a check about thinking written for the default policy is skipped for a translator that keeps it
+    about = [c for c in streams if "streams.thinking" in c.features and not c.when]
+    assert about and all(applicable(c, keep, CORPUS.profiles) is not None for c in about)
