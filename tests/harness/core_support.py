@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -225,3 +228,11 @@ def write_translator(directory: Path, module: str = "tiny_translator") -> str:
     """Write the tiny translator module into ``directory``; returns the module name."""
     (directory / f"{module}.py").write_text(TRANSLATOR_SRC, encoding="utf-8")
     return module
+
+
+def run_python(cwd: Path, *args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+    """``python ARGS`` in ``cwd`` with ``cwd`` importable (the tiny translator's modules live there)."""
+    env = {**os.environ, "PYTHONPATH": str(cwd)}
+    return subprocess.run(
+        [sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
+    )

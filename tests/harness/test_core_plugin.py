@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from core_support import make_corpus, write_translator
+from core_support import make_corpus, run_python, write_translator
 from toolwire.cli import main
 
 ALL_IDS = {
@@ -40,10 +38,7 @@ def work(tmp_path: Path) -> Path:
 
 
 def run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(cwd)}
-    return subprocess.run(
-        [sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
-    )
+    return run_python(cwd, *args, timeout=120)
 
 
 def pytest_run(cwd: Path, adapter: str, *extra: str, results: str = "out/r.jsonl"):

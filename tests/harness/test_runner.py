@@ -4,14 +4,11 @@ worker processes that die."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from _pytest.mark.expression import Expression
-from core_support import make_corpus, write_translator
+from core_support import make_corpus, run_python, write_translator
 from toolwire.corpus import load_corpus
 from toolwire.runner import markers, select
 from toolwire.selection import SelectionError, compile_keyword
@@ -34,13 +31,6 @@ def work(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(cwd)}
-    return subprocess.run(
-        [sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=180
-    )
-
-
 def _records(path: Path) -> dict[str, dict]:
     lines = [json.loads(x) for x in path.read_text().splitlines()]
     return {r["id"]: r for r in lines[1:-1]}
@@ -51,7 +41,7 @@ def _verdicts(records: dict[str, dict]) -> dict[str, tuple]:
 
 
 def test_toolwire_run_and_the_pytest_plugin_give_the_same_records(work: Path) -> None:
-    loop = _run(
+    loop = run_python(
         work,
         "-m",
         "toolwire.cli",
@@ -64,7 +54,7 @@ def test_toolwire_run_and_the_pytest_plugin_give_the_same_records(work: Path) ->
         "out",
     )
     assert loop.returncode == 1, loop.stdout + loop.stderr
-    plugin = _run(
+    plugin = run_python(
         work,
         "-m",
         "pytest",
@@ -116,12 +106,12 @@ def test_a_malformed_k_is_a_usage_error(work: Path) -> None:
         compile_keyword("(tools")
     with pytest.raises(SelectionError, match="unexpected"):
         compile_keyword("tools)")
-    proc = _run(work, "-m", "toolwire.cli", "run", "--corpus", "corpus", "-k", "not", "--report", "out")
+    proc = run_python(work, "-m", "toolwire.cli", "run", "--corpus", "corpus", "-k", "not", "--report", "out")
     assert proc.returncode == 2 and "-k 'not'" in proc.stderr
 
 
 def test_a_worker_that_dies_blames_the_check_that_killed_it(work: Path) -> None:
-    proc = _run(
+    proc = run_python(
         work,
         "-m",
         "toolwire.cli",
