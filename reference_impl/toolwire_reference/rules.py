@@ -34,6 +34,7 @@ PROFILE_VALUES: dict[str, tuple[str, ...]] = {
     "stream.thinking": ("drop", "keep"),
     "stream.text-calls": ("off", "parse"),
     "text.malformed": ("error", "keep-text"),
+    "request.model": ("carried",),  # the reference routes no models: it writes the source's name
 }
 PROFILE_DEFAULTS: dict[str, str] = {
     "openai.strict": "as-is",
@@ -49,6 +50,7 @@ PROFILE_DEFAULTS: dict[str, str] = {
     "stream.thinking": "drop",
     "stream.text-calls": "off",
     "text.malformed": "error",
+    "request.model": "carried",
 }
 
 # Request members dropped silently on decode (transport, storage, accounting and caching hints that

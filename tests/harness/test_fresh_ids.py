@@ -52,3 +52,14 @@ def test_call_ids_are_found_in_every_dialect_s_calls() -> None:
         "id": "msg_not_a_call",
     }
     assert call_ids(body) == {"toolu_a", "call_b", "fc_c", "call_c", "d"}
+
+
+def test_the_second_translation_reads_as_the_next_response_of_a_conversation() -> None:
+    from toolwire.fresh_ids import another_response
+
+    call = {"functionCall": {"name": "f", "args": {}}}
+    body = {"responseId": "r1", "candidates": [{"content": {"parts": [call]}}]}
+    assert another_response(body) == {**body, "responseId": "r1-next"}
+    events = [{"data": {"id": "chatcmpl-1", "choices": []}}, {"data": "[DONE]"}]
+    expected = [{"data": {"id": "chatcmpl-1-next", "choices": []}}, {"data": "[DONE]"}]
+    assert another_response(events) == expected

@@ -340,8 +340,10 @@ class PeerTranslator:
     #: own, and the provider SDKs it drives: an ``anthropic.APIStatusError`` for an ``error`` event in a
     #: stream is the library's answer to that event)
     library_modules: tuple[str, ...] = ()
-    #: profile values the library really implements (keys left out: only the default)
-    profiles: dict[str, list[str]] = {}
+    #: profile values the library really implements (keys left out: only the default). A library is called
+    #: with the model to use, so the request's model is ``routed``, never translated (the adapter picks one
+    #: of the target's family: :func:`family_model`)
+    profiles: dict[str, list[str]] = {"request.model": ["routed"]}
     #: why the ``incremental`` stream checks cannot measure the library through this adapter, for every
     #: stream route (None: they can); see :meth:`incremental_unmeasurable`
     not_incremental: str | None = None

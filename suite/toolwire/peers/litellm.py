@@ -165,7 +165,7 @@ class LiteLLMTranslator(PeerTranslator):
     name = "litellm"
     #: LiteLLM carries thinking into the streams it translates (Anthropic ``thinking`` blocks, Responses
     #: ``reasoning`` items; chat chunks get ``reasoning_content``, a member the chat target has no form for)
-    profiles = {"stream.thinking": ["keep"]}
+    profiles = {**PeerTranslator.profiles, "stream.thinking": ["keep"]}
     dist = "litellm"
     library_modules = ("litellm",)
 
