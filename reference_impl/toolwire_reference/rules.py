@@ -34,7 +34,7 @@ PROFILE_VALUES: dict[str, tuple[str, ...]] = {
     "stream.thinking": ("drop", "keep"),
     "stream.text-calls": ("off", "parse"),
     "text.malformed": ("error", "keep-text"),
-    "request.model": ("carried",),  # the reference routes no models: it writes the source's name
+    "request.model": ("carried", "routed"),  # no model to route to is configured: either carries it
 }
 PROFILE_DEFAULTS: dict[str, str] = {
     "openai.strict": "as-is",
