@@ -84,7 +84,7 @@ def call_ids(node: Any) -> set[str]:
 
 
 def run_fresh_ids(adapter: Adapter, check: Check, profile: dict[str, str]) -> CheckResult:
-    """Translate the check's source twice; fail when an id the implementation invented comes back."""
+    """Translate the check's source, then the next response; fail when an invented id comes back."""
     from .checks import CheckResult
 
     source = check.source_payload
@@ -117,8 +117,8 @@ def run_fresh_ids(adapter: Adapter, check: Check, profile: dict[str, str]) -> Ch
         return CheckResult(
             "failed",
             duration_ms=ms,
-            message=f"the same source translated twice gave the same invented tool-call id ({shown}): a "
-            "client sends every earlier response back, so the ids of two responses collide",
+            message=f"two responses of one conversation got the same invented tool-call id ({shown}): a "
+            "client sends every earlier response back, so their ids collide",
         )
     return CheckResult("passed", duration_ms=ms)
 

@@ -39,7 +39,7 @@ def test_a_translator_numbering_ids_anew_for_every_response_fails(monkeypatch: p
     results = _results(Translator())
     failed = [r for r in results if r.outcome == "failed"]
     assert len(failed) == len(results)
-    assert all("same invented tool-call id" in (r.message or "") for r in failed)
+    assert all("got the same invented tool-call id" in (r.message or "") for r in failed)
     assert any("'toolu_1'" in (r.message or "") for r in failed)
 
 
