@@ -215,7 +215,11 @@ def _encode_usage(canonical: Mapping[str, Any]) -> dict | None:
         return None
     return {
         "input_tokens": numbers["input_tokens"],
-        "input_tokens_details": {"cached_tokens": numbers["cached_input_tokens"] or 0},
+        # cache_write_tokens: required by the current spec; the canonical usage has no cache-write count
+        "input_tokens_details": {
+            "cached_tokens": numbers["cached_input_tokens"] or 0,
+            "cache_write_tokens": 0,
+        },
         "output_tokens": numbers["output_tokens"],
         "output_tokens_details": {"reasoning_tokens": numbers["reasoning_tokens"] or 0},
         "total_tokens": numbers["input_tokens"] + numbers["output_tokens"],

@@ -1,0 +1,100 @@
+"""Every expected response the corpus writes in a provider dialect is valid for the provider's own definition:
+the official SDKs' response models (OpenAI `ChatCompletion` and `Response`, Anthropic `Message`, Google
+`GenerateContentResponse`), pinned in the dev extras. Matchers become a value they accept; what cannot be
+checked that way, and the known exceptions, are listed below with the reason."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from toolwire.corpus import load_corpus
+
+pydantic = pytest.importorskip("pydantic")
+openai_chat = pytest.importorskip("openai.types.chat")
+openai_responses = pytest.importorskip("openai.types.responses")
+anthropic_types = pytest.importorskip("anthropic.types")
+genai_types = pytest.importorskip("google.genai.types")
+
+MODELS = {
+    "openai-chat": openai_chat.ChatCompletion,
+    "openai-responses": openai_responses.Response,
+    "anthropic": anthropic_types.Message,
+    "gemini": genai_types.GenerateContentResponse,
+}
+#: (dialect, pydantic error type, location) -> why the corpus is right anyway
+TOLERATED = {
+    ("openai-responses", "literal_error", "error.code"): "a `$type: string` matcher stands for any code; "
+    "its placeholder value is not one of the SDK's literals",
+}
+_PLACEHOLDER = {
+    "integer": 0, "number": 0.0, "string": "x", "boolean": False, "object": {}, "array": [], "null": None
+}
+
+
+class _Unchecked(Exception):
+    """The expectation holds a matcher with no one value to stand for it (``$any``, ``$regex``)."""
+
+
+def _concrete(value: Any) -> Any:
+    if isinstance(value, dict):
+        if len(value) == 1 and next(iter(value)).startswith("$"):
+            (name, arg), = value.items()
+            if name == "$type":
+                return _PLACEHOLDER[arg if isinstance(arg, str) else arg[0]]
+            if name in ("$optional", "$literal"):
+                return _concrete(arg) if name == "$optional" else arg
+            if name == "$id":
+                return (arg.get("prefix") or "") + "gen1" if isinstance(arg, dict) else "gen1"
+            if name == "$json":
+                return json.dumps(_concrete(arg))
+            if name in ("$oneOf", "$unordered"):
+                return _concrete(arg[0]) if name == "$oneOf" else [_concrete(v) for v in arg]
+            raise _Unchecked(name)
+        # an optional member is left out: the provider's definition is checked on what must be there
+        return {k: _concrete(v) for k, v in value.items() if not (isinstance(v, dict) and "$optional" in v)}
+    if isinstance(value, list):
+        return [_concrete(v) for v in value]
+    return value
+
+
+def _expected_responses() -> Iterator[tuple[str, str, Any]]:
+    for case in load_corpus().cases:
+        if case.kind not in ("response", "stream"):
+            continue
+        for exp in case.expect:
+            body = exp.get("payload") if case.kind == "response" else exp.get("accumulated")
+            if exp["dialect"] in MODELS and isinstance(body, dict) and "error" not in body:
+                yield case.id, exp["dialect"], body
+
+
+EXPECTED = list(_expected_responses())
+
+
+def test_the_corpus_has_expected_responses_in_every_provider_dialect() -> None:
+    assert {dialect for _, dialect, _ in EXPECTED} == set(MODELS)
+    assert len(EXPECTED) > 300
+
+
+@pytest.mark.parametrize("dialect", sorted(MODELS))
+def test_expected_responses_are_valid_for_the_provider_s_own_definition(dialect: str) -> None:
+    problems, checked = [], 0
+    for case_id, where, body in EXPECTED:
+        if where != dialect:
+            continue
+        try:
+            payload = _concrete(body)
+        except _Unchecked:
+            continue
+        checked += 1
+        try:
+            MODELS[dialect].model_validate(payload)
+        except pydantic.ValidationError as exc:
+            for err in exc.errors():
+                loc = ".".join(str(p) for p in err["loc"])
+                if (dialect, err["type"], loc) not in TOLERATED:
+                    problems.append(f"{case_id}: {loc}: {err['type']}: {err['msg']}")
+    assert checked, dialect
+    assert problems == []
