@@ -1,7 +1,8 @@
-"""Every expected response the corpus writes in a provider dialect is valid for the provider's own definition:
+"""Every expected payload the corpus writes in a provider dialect is valid for the provider's own definition:
 the official SDKs' response models (OpenAI `ChatCompletion` and `Response`, Anthropic `Message`, Google
-`GenerateContentResponse`), pinned in the dev extras. Matchers become a value they accept; what cannot be
-checked that way, and the known exceptions, are listed below with the reason."""
+`GenerateContentResponse`) and request types (OpenAI chat and Responses, Anthropic), pinned in the dev
+extras. Matchers become a value they accept; what cannot be checked that way, and the exceptions tolerated
+(here and in the request test's docstring), say why."""
 
 from __future__ import annotations
 
@@ -97,4 +98,45 @@ def test_expected_responses_are_valid_for_the_provider_s_own_definition(dialect:
                 if (dialect, err["type"], loc) not in TOLERATED:
                     problems.append(f"{case_id}: {loc}: {err['type']}: {err['msg']}")
     assert checked, dialect
+    assert problems == []
+
+
+def _request_adapters() -> dict[str, Any]:
+    from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
+    from openai.types.chat.completion_create_params import CompletionCreateParamsNonStreaming
+    from openai.types.responses.response_create_params import ResponseCreateParamsNonStreaming
+
+    # Gemini's SDK has no type for the REST body (it builds it from GenerateContentConfig): not checked here
+    return {
+        "openai-chat": pydantic.TypeAdapter(CompletionCreateParamsNonStreaming),
+        "openai-responses": pydantic.TypeAdapter(ResponseCreateParamsNonStreaming),
+        "anthropic": pydantic.TypeAdapter(MessageCreateParamsNonStreaming),
+    }
+
+
+def test_expected_requests_are_valid_for_the_provider_s_own_definition() -> None:
+    """Requests are checked against the SDKs' request types (``stream`` aside: the non-streaming type).
+    Tolerated: a request without ``model`` when its source names none (a Gemini body names it in the URL, a
+    canonical request may leave it out): there is no model to write, a proxy takes it from the URL."""
+    adapters, problems, checked = _request_adapters(), [], 0
+    for case in load_corpus().cases:
+        if case.kind != "request":
+            continue
+        source_model = isinstance(case.source_payload, dict) and "model" in case.source_payload
+        for exp in case.expect:
+            if exp["dialect"] not in adapters or not isinstance(exp.get("payload"), dict):
+                continue
+            try:
+                payload = {k: v for k, v in _concrete(exp["payload"]).items() if k != "stream"}
+            except _Unchecked:
+                continue
+            checked += 1
+            try:
+                adapters[exp["dialect"]].validate_python(payload)
+            except pydantic.ValidationError as exc:
+                for err in exc.errors():
+                    loc = ".".join(str(p) for p in err["loc"])
+                    if not (loc == "model" and err["type"] == "missing" and not source_model):
+                        problems.append(f"{case.id} ({exp['dialect']}): {loc}: {err['type']}: {err['msg']}")
+    assert checked > 200
     assert problems == []
