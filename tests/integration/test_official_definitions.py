@@ -140,3 +140,24 @@ def test_expected_requests_are_valid_for_the_provider_s_own_definition() -> None
                         problems.append(f"{case.id} ({exp['dialect']}): {loc}: {err['type']}: {err['msg']}")
     assert checked > 200
     assert problems == []
+
+
+def test_expected_anthropic_errors_have_one_of_anthropic_s_error_types() -> None:
+    """An error written in Anthropic's shape (a stream's error event, an error body) has one of the types its
+    API and SDK know (``ErrorResponse``); another provider's code is mapped, never passed through."""
+    checked, problems = 0, []
+    for case in load_corpus().cases:
+        for exp in case.expect:
+            body = exp.get("accumulated") if case.kind == "stream" else exp.get("payload")
+            if exp["dialect"] != "anthropic" or not isinstance(body, dict) or "error" not in body:
+                continue
+            try:
+                error = _concrete(body["error"])
+            except _Unchecked:
+                continue
+            checked += 1
+            try:
+                anthropic_types.ErrorResponse.model_validate({"type": "error", "error": error})
+            except pydantic.ValidationError:
+                problems.append(f"{case.id}: error type {error.get('type')!r}")
+    assert checked and problems == []

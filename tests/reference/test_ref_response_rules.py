@@ -363,7 +363,7 @@ def test_chat_usage_with_cached_and_reasoning_tokens_to_every_dialect():
     }
     assert tr(body, "openai-chat", "openai-responses")["usage"] == {
         "input_tokens": 1000,
-        "input_tokens_details": {"cached_tokens": 800},
+        "input_tokens_details": {"cached_tokens": 800, "cache_write_tokens": 0},
         "output_tokens": 300,
         "output_tokens_details": {"reasoning_tokens": 200},
         "total_tokens": 1300,

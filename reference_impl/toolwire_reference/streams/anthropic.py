@@ -30,6 +30,27 @@ from .base import Decoder, Encoder, stream_id
 NAME = "anthropic"
 
 
+#: Anthropic's error types (the only ones its API and SDK know); another provider's codes map onto them
+ANTHROPIC_ERROR_TYPES = frozenset({
+    "invalid_request_error", "authentication_error", "billing_error", "permission_error", "not_found_error",
+    "rate_limit_error", "timeout_error", "api_error", "overloaded_error",
+})
+_FOREIGN_ERRORS = {
+    "rate_limit_exceeded": "rate_limit_error", "insufficient_quota": "rate_limit_error",
+    "RESOURCE_EXHAUSTED": "rate_limit_error", "UNAVAILABLE": "overloaded_error",
+    "DEADLINE_EXCEEDED": "timeout_error", "INVALID_ARGUMENT": "invalid_request_error",
+    "FAILED_PRECONDITION": "invalid_request_error", "PERMISSION_DENIED": "permission_error",
+    "UNAUTHENTICATED": "authentication_error", "NOT_FOUND": "not_found_error",
+}
+
+
+def anthropic_error_type(code: str) -> str:
+    """The Anthropic error type for an error code of any provider (``api_error`` when none fits)."""
+    if code in ANTHROPIC_ERROR_TYPES:
+        return code
+    return _FOREIGN_ERRORS.get(code, "api_error")
+
+
 class AnthropicDecoder(Decoder):
     dialect = NAME
     terminal = "message_stop"
@@ -252,7 +273,8 @@ class AnthropicEncoder(Encoder):
     def on_error(self, event: dict) -> list[dict]:
         self.ended = True
         error = event["error"]
-        return [_event("error", error={"type": error["code"], "message": error["message"]})]
+        kind = anthropic_error_type(error["code"])
+        return [_event("error", error={"type": kind, "message": error["message"]})]
 
     def _delta(self, delta: dict) -> dict:
         return _event("content_block_delta", index=self.next - 1, delta=delta)
