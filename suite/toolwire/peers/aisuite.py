@@ -100,7 +100,7 @@ class AisuiteTranslator(PeerTranslator):
     dist = "aisuite"
     #: the library and the provider SDKs it drives (their API errors carry the provider's message)
     library_modules = ("aisuite", "anthropic", "google")
-    profiles = {"anthropic.max-tokens": ["any", "4096"]}
+    profiles = {**PeerTranslator.profiles, "anthropic.max-tokens": ["any", "4096"]}
 
     def setup(self) -> None:
         import aisuite  # noqa: F401  (imports up front: a slow first import is not a check's time)
