@@ -236,3 +236,21 @@ def run_python(cwd: Path, *args: str, timeout: float = 180) -> subprocess.Comple
     return subprocess.run(
         [sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
     )
+
+
+def make_work(directory: Path, **modules: str) -> Path:
+    """A work folder for a subprocess run: the small corpus, the tiny translator, an empty pytest.ini, and
+    ``modules`` (name -> the body of a ``Good`` subclass's ``translate``, written as ``<name>.py`` with the
+    class ``<Name>``)."""
+    make_corpus(directory)
+    write_translator(directory)
+    (directory / "pytest.ini").write_text("[pytest]\n")
+    for name, body in modules.items():
+        (directory / f"{name}.py").write_text(
+            "import os\nfrom tiny_translator import Good\n"
+            f"class {name.capitalize()}(Good):\n"
+            "    def translate(self, kind, source, target, payload, profile):\n"
+            + textwrap.indent(textwrap.dedent(body).strip("\n"), " " * 8)
+            + "\n        return super().translate(kind, source, target, payload, profile)\n"
+        )
+    return directory

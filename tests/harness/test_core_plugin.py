@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from core_support import make_corpus, run_python, write_translator
+from core_support import make_work, run_python
 from toolwire.cli import main
 
 ALL_IDS = {
@@ -23,18 +23,7 @@ ALL_IDS = {
 
 @pytest.fixture
 def work(tmp_path: Path) -> Path:
-    make_corpus(tmp_path)
-    write_translator(tmp_path)
-    (tmp_path / "pytest.ini").write_text("[pytest]\n")
-    (tmp_path / "interrupting.py").write_text(
-        "from tiny_translator import Good\n"
-        "class Interrupting(Good):\n"
-        "    def translate(self, kind, source, target, payload, profile):\n"
-        "        if kind == 'tools':\n"
-        "            raise KeyboardInterrupt\n"
-        "        return super().translate(kind, source, target, payload, profile)\n"
-    )
-    return tmp_path
+    return make_work(tmp_path, interrupting="if kind == 'tools':\n    raise KeyboardInterrupt")
 
 
 def run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:

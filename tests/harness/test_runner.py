@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from _pytest.mark.expression import Expression
-from core_support import make_corpus, run_python, write_translator
+from core_support import make_work, run_python
 from toolwire.corpus import load_corpus
 from toolwire.runner import markers, select
 from toolwire.selection import SelectionError, compile_keyword
@@ -16,19 +16,8 @@ from toolwire.selection import SelectionError, compile_keyword
 
 @pytest.fixture
 def work(tmp_path: Path) -> Path:
-    make_corpus(tmp_path)
-    write_translator(tmp_path)
-    (tmp_path / "pytest.ini").write_text("[pytest]\n")
-    (tmp_path / "killer.py").write_text(
-        "import os\n"
-        "from tiny_translator import Good\n"
-        "class Killer(Good):\n"
-        "    def translate(self, kind, source, target, payload, profile):\n"
-        "        if kind == 'tool_choice' and target == 'anthropic':\n"
-        "            os._exit(3)  # takes its interpreter down, as a segfaulting extension would\n"
-        "        return super().translate(kind, source, target, payload, profile)\n"
-    )
-    return tmp_path
+    # takes its interpreter down, as a segfaulting extension would
+    return make_work(tmp_path, killer="if kind == 'tool_choice' and target == 'anthropic':\n    os._exit(3)")
 
 
 def _records(path: Path) -> dict[str, dict]:
