@@ -168,6 +168,10 @@ def run(args: argparse.Namespace, argv: Sequence[str] = ()) -> int:
     except (CorpusError, AdapterError, FileNotFoundError, SelectionError) as exc:
         print(f"toolwire: {exc}", file=sys.stderr)
         return 2
+    if workers > 1 and args.adapter.startswith("http:"):
+        print("toolwire: -n: an http: adapter runs in one process (one proxy per run: a proxy may not run "
+              "twice, and checks must not share a proxy's state across processes)", file=sys.stderr)
+        workers = 0
     try:
         return _run_loaded(args, argv, corpus, adapter, workers)
     finally:

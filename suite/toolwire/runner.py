@@ -25,7 +25,17 @@ if TYPE_CHECKING:
     from .adapters import Adapter
     from .corpus import Check, Corpus
 
-__all__ = ["Run", "RunOptions", "execute", "explain", "markers", "run_checks", "select", "workers_of"]
+__all__ = [
+    "Run",
+    "RunOptions",
+    "WorkerSetupError",
+    "execute",
+    "explain",
+    "markers",
+    "run_checks",
+    "select",
+    "workers_of",
+]
 
 #: the progress letter of each outcome (as pytest prints them)
 _LETTERS = {"passed": ".", "failed": "F", "errored": "E", "skipped": "s", "xfailed": "x", "xpassed": "X"}
@@ -239,6 +249,13 @@ def run_checks(run: Run, options: RunOptions, out: TextIO = sys.stdout) -> int:
                     break
     except KeyboardInterrupt:
         run.interrupted = True
+    except WorkerSetupError as exc:
+        progress.end()
+        print(
+            f"toolwire: -n {options.workers}: a worker process could not load the implementation: {exc}",
+            file=sys.stderr,
+        )
+        return 2
     progress.end()
     run.finish(selection=selection, argv=options.argv)
     shown = [r for r in run.records.values() if r.get("outcome") in ("failed", "errored")]
@@ -301,22 +318,32 @@ class _Progress:
 _worker: dict[str, Any] = {}
 
 
+class WorkerSetupError(Exception):
+    """A worker process could not load the corpus or the implementation (the run cannot go on)."""
+
+
 def _worker_start(options: RunOptions, expectations_path: str | None) -> None:
+    """Load what a worker needs; a failure is kept and reported by the first batch (an initializer that
+    raises would only break the pool, and every check would be blamed for it)."""
     from .adapters import load_adapter
     from .corpus import load_corpus
 
-    corpus = load_corpus(options.corpus_dir)
-    adapter = load_adapter(
-        options.adapter_spec,
-        timeout="default" if options.timeout is None else options.timeout,
-        validate_protocol=options.validate_protocol,
-        cwd=options.cwd,
-    )
-    expectations = None
-    if expectations_path:
-        from .expectations import load
+    try:
+        corpus = load_corpus(options.corpus_dir)
+        adapter = load_adapter(
+            options.adapter_spec,
+            timeout="default" if options.timeout is None else options.timeout,
+            validate_protocol=options.validate_protocol,
+            cwd=options.cwd,
+        )
+        expectations = None
+        if expectations_path:
+            from .expectations import load
 
-        expectations = load(expectations_path, corpus)
+            expectations = load(expectations_path, corpus)
+    except Exception as exc:
+        _worker["setup_error"] = f"{type(exc).__name__}: {exc}"
+        return
     _worker.update(
         corpus=corpus, adapter=adapter, expectations=expectations, checks={c.id: c for c in corpus.checks()}
     )
@@ -324,6 +351,8 @@ def _worker_start(options: RunOptions, expectations_path: str | None) -> None:
 
 def _worker_batch(check_ids: Sequence[str], max_errors: int | None) -> list[dict[str, Any]]:
     """Run a batch of checks in a worker; stop at ``max_errors`` errored checks of this worker's own."""
+    if "setup_error" in _worker:
+        raise WorkerSetupError(_worker["setup_error"])
     checks = _worker["checks"]
     out = []
     for check_id in check_ids:

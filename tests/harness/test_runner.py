@@ -122,3 +122,31 @@ def test_a_worker_that_dies_blames_the_check_that_killed_it(work: Path) -> None:
     assert {r["outcome"] for i, r in records.items() if i not in errored} <= {"passed", "skipped"}
     foot = json.loads((work / "out" / "tiny.results.jsonl").read_text().splitlines()[-1])
     assert foot["complete"] is True
+
+
+def test_a_worker_that_cannot_load_the_implementation_stops_the_run_with_the_reason(work: Path) -> None:
+    (work / "only_main.py").write_text(
+        "import multiprocessing\n"
+        "from tiny_translator import Good\n"
+        "class OnlyMain(Good):\n"
+        "    def __init__(self):\n"
+        "        if multiprocessing.current_process().name != 'MainProcess':\n"
+        "            raise RuntimeError('this translator cannot start twice')\n"
+    )
+    proc = run_python(
+        work,
+        "-m",
+        "toolwire.cli",
+        "run",
+        "--adapter",
+        "python:only_main:OnlyMain",
+        "--corpus",
+        "corpus",
+        "--report",
+        "out",
+        "-n",
+        "2",
+    )
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "a worker process could not load the implementation" in proc.stderr
+    assert "this translator cannot start twice" in proc.stderr

@@ -208,15 +208,17 @@ def test_stream_check_through_gemini_client(adapter) -> None:
     assert recorded["headers"]["x-api-key"] == SECRET
 
 
-def test_a_relative_config_path_resolves_against_the_callers_directory(tmp_path: Path) -> None:
+def test_a_relative_config_path_resolves_against_the_callers_directory_one_proxy(tmp_path: Path) -> None:
     write_config(tmp_path, "anthropic", "openai-chat")
     env = dict(os.environ)
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
     run = subprocess.run(
         [sys.executable, "-m", "toolwire.cli", "run", "--report", "out",
-         "--adapter", "http:anthropic-openai-chat.toml", "-k", "choice/anthropic-auto"],
+         "--adapter", "http:anthropic-openai-chat.toml", "-k", "choice/anthropic-auto", "-n", "2"],
         capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env,
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     ran = [r for r in records(tmp_path / "out").values() if r["outcome"] != "skipped"]
     assert ran and all(r["outcome"] == "passed" for r in ran)
+    # one proxy per run: -n is not applied to an http: adapter, and the run says so
+    assert "an http: adapter runs in one process" in run.stderr
