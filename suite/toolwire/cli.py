@@ -87,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         default="0",
         help="worker processes, or 'auto' (one per CPU); each loads its own implementation (a cmd: process "
-        "or proxy per worker). Default 0: checks run in this process",
+        "per worker; an http: adapter always runs in one process). Default 0: checks run in this process",
     )
     run_p.add_argument(
         "--report", metavar="DIR", default="reports", help="output directory (default: ./reports)"

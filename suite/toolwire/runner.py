@@ -366,8 +366,8 @@ def _worker_batch(check_ids: Sequence[str], max_errors: int | None) -> list[dict
 
 
 class _Pool:
-    """``workers`` spawned processes (each loads the corpus and its own adapter: a ``cmd:`` process or
-    proxy per worker), started again when one dies."""
+    """``workers`` spawned processes (each loads the corpus and its own adapter: a ``cmd:`` process per
+    worker; ``toolwire run`` never hands an ``http:`` adapter to workers), started again when one dies."""
 
     def __init__(self, run: Run, options: RunOptions) -> None:
         path = getattr(run.expectations, "path", None)
