@@ -531,12 +531,13 @@ class HttpAdapter(Adapter):
             raise RuntimeError("the proxy did not ask the upstream for a stream for a streaming request")
 
     def _call(self, kind: str, source: str, target: str, payload: Any, profile: dict[str, str]) -> Any:
+        mark = self._log_size()
         try:
             return self._clean(self._call_inner(kind, payload))
         except (TranslationRefusal, AdapterError):
             raise
         except Exception as exc:
-            raise RuntimeError(self._scrub(f"{type(exc).__name__}: {exc}")) from None
+            raise RuntimeError(self._crash_text(exc, mark)) from None
 
     def _call_inner(self, kind: str, payload: Any) -> Any:
         if kind == "request":
@@ -563,12 +564,31 @@ class HttpAdapter(Adapter):
         raise ValueError(f"kind {kind!r} is not run through the http adapter")
 
     def _call_stream(self, source: str, target: str, events: list[Any], profile: dict[str, str]) -> Any:
+        mark = self._log_size()
         try:
             return self._clean(self._stream_inner(events))
         except (TranslationRefusal, AdapterError):
             raise
         except Exception as exc:
-            raise RuntimeError(self._scrub(f"{type(exc).__name__}: {exc}")) from None
+            raise RuntimeError(self._crash_text(exc, mark)) from None
+
+    def _log_size(self) -> int:
+        """How much the proxy has logged so far (where this check's part of its log starts)."""
+        if self._log is None:
+            return 0
+        self._log.seek(0, os.SEEK_END)
+        return int(self._log.tell())
+
+    def _crash_text(self, exc: Exception, mark: int) -> str:
+        """An errored check's message: what went wrong, then what the proxy logged meanwhile (its last 2000
+        characters), as a ``cmd:`` harness's stderr is shown."""
+        text = f"{type(exc).__name__}: {exc}"
+        if self._log is not None and self._log_size() > mark:
+            self._log.seek(max(mark, self._log_size() - 2000))
+            logged = self._log.read().decode("utf-8", "replace").rstrip()
+            if logged:
+                text += f"\nthe proxy's log during this check:\n{logged}"
+        return self._scrub(text)
 
     def _stream_inner(self, events: list[Any]) -> Any:
         from toolwire_reference.streams.sse import read_sse

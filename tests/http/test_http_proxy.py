@@ -222,3 +222,35 @@ def test_a_relative_config_path_resolves_against_the_callers_directory_one_proxy
     assert ran and all(r["outcome"] == "passed" for r in ran)
     # one proxy per run: -n is not applied to an http: adapter, and the run says so
     assert "an http: adapter runs in one process" in run.stderr
+
+
+def test_an_errored_check_shows_what_the_proxy_logged_meanwhile(tmp_path: Path) -> None:
+    proxy = tmp_path / "broken_proxy.py"
+    proxy.write_text(
+        "import sys\n"
+        "from http.server import BaseHTTPRequestHandler, HTTPServer\n"
+        "class H(BaseHTTPRequestHandler):\n"
+        "    def do_POST(self):\n"
+        "        self.rfile.read(int(self.headers.get('content-length') or 0))\n"
+        "        print('upstream exploded: KeyError choices', file=sys.stderr, flush=True)\n"
+        "        self.send_response(500)\n"
+        "        self.end_headers()\n"
+        "        self.wfile.write(b'Internal Server Error')\n"
+        "    def log_message(self, *args):\n"
+        "        pass\n"
+        "HTTPServer(('127.0.0.1', int(sys.argv[1])), H).serve_forever()\n"
+    )
+    config = tmp_path / "broken.toml"
+    config.write_text(
+        'client_dialect = "anthropic"\nupstream_dialect = "openai-chat"\n'
+        f"command = {json.dumps([sys.executable, str(proxy), '{port}'])}\nready_timeout = 30\n",
+        encoding="utf-8",
+    )
+    adapter = load_adapter(f"http:{config}")
+    try:
+        answer = adapter.translate("request", "anthropic", "openai-chat", MINIMAL_REQUESTS["anthropic"], {})
+    finally:
+        adapter.close()
+    assert answer.status == "crash"
+    assert "HTTP 500" in answer.crash and "the proxy's log during this check" in answer.crash
+    assert "upstream exploded: KeyError choices" in answer.crash
