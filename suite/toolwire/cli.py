@@ -19,9 +19,6 @@ if TYPE_CHECKING:
     from .adapters import Adapter
     from .corpus import Corpus
 
-if TYPE_CHECKING:
-    pass
-
 __all__ = ["build_parser", "main", "run"]
 
 #: subcommands implemented elsewhere: name -> (module, one-line help)
@@ -149,8 +146,8 @@ def run(args: argparse.Namespace, argv: Sequence[str] = ()) -> int:
     file, then the Markdown report (``argv`` goes in the header)."""
     from .adapters import AdapterError, load_adapter
     from .corpus import CorpusError, load_corpus
-    from .runner import select, workers_of
-    from .selection import SelectionError
+    from .runner import workers_of
+    from .selection import SelectionError, compile_keyword
 
     try:
         workers = workers_of(args.workers)
@@ -159,7 +156,7 @@ def run(args: argparse.Namespace, argv: Sequence[str] = ()) -> int:
         return 2
     try:
         corpus = load_corpus(args.corpus)
-        select(corpus, args.keyword)
+        compile_keyword(args.keyword or "")  # a malformed -k is a usage error before anything starts
         adapter = load_adapter(
             args.adapter,
             timeout="default" if args.timeout is None else args.timeout,
