@@ -178,7 +178,7 @@ class WireVerdict:
             return all(self.tolerate(pointer + matchers.pointer([k]), v) for k, v in value.items())
         if isinstance(value, list):
             return all(self._ignorable(f"{pointer}/{i}", v) for i, v in enumerate(value))
-        return value is None or value is False or value == "" or (type(value) in (int, float) and value == 0)
+        return equivalence.empty_scalar(value)
 
 
 def read_by_client(dialect: str, kind: str, payload: Any, schemas: Path | None = None) -> WireVerdict:

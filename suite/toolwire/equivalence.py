@@ -42,7 +42,7 @@ from typing import Any
 
 from .matchers import compare, is_matcher
 
-__all__ = ["empty_is_absent", "normalize", "scoped"]
+__all__ = ["empty_is_absent", "empty_scalar", "normalize", "scoped"]
 
 Pattern = tuple[str, ...]
 _SNAKE = re.compile(r"_([a-z0-9])")
@@ -268,9 +268,14 @@ def _optional_empties(node: Any, path: tuple[str, ...], opaque: list[Pattern]) -
     return out
 
 
+def empty_scalar(value: Any) -> bool:
+    """null, ``""``, ``0`` or ``false``: a value a client reads like no value."""
+    return value is None or value is False or value == "" or (type(value) in (int, float) and value == 0)
+
+
 def _empty(value: Any) -> bool:
     if isinstance(value, dict):
         return not is_matcher(value) and all(_empty(v) for v in value.values())
     if isinstance(value, list):
         return all(_empty(v) for v in value)
-    return value is None or value is False or value == "" or (type(value) in (int, float) and value == 0)
+    return empty_scalar(value)

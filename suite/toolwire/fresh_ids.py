@@ -125,10 +125,13 @@ def run_fresh_ids(adapter: Adapter, check: Check, profile: dict[str, str]) -> Ch
 
 def _events(payload: Any) -> Any:
     """A stream output given as SSE text (``{"sse": …}``) as its events; any other output as it is."""
-    if isinstance(payload, dict) and set(payload) == {"sse"} and isinstance(payload["sse"], str):
-        from .streams.sse import events_from_sse
+    if isinstance(payload, dict) and set(payload) == {"sse"}:
+        from .streams.payload import StreamError, stream_events
 
-        return events_from_sse(payload["sse"])
+        try:
+            return stream_events(payload)
+        except StreamError:
+            return []  # unreadable: no ids to take (the main check judges the stream)
     return payload
 
 
