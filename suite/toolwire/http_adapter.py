@@ -21,13 +21,17 @@ The config (TOML; paths relative to the current directory)::
     ready_timeout = 20                    # seconds the command has to accept connections
 
 The harness runs a mock upstream (aiohttp, 127.0.0.1, the upstream dialect's real paths) that records
-the request the proxy sends and answers with a canned response or stream (SSE written event by event,
-each event split in two chunks). Declared kinds, for this pair only:
+the request the proxy sends and answers with a canned response or stream (SSE written one event per
+write, each read by the proxy before the next; the ``delivery=coalesced`` and ``delivery=split`` variants
+deliver the same stream in one write, or in two writes per event: :mod:`toolwire.delivery`). Declared
+kinds, for this pair only:
 
 - ``request`` client → upstream: the case's request goes through the proxy; the output is the body the
   mock received (the mock answers a minimal valid response or stream).
 - ``response`` upstream → client: a minimal client request goes through the proxy; the mock answers the
-  case's payload; the output is the proxy's response body.
+  case's payload (an error body with the provider's status: ``toolwire.http_errors``); the output is the
+  proxy's response body. The upstream's error forwarded as an error in the client's own shape is the
+  refusal ``response.invalid``; in any other shape it is judged as the payload it is.
 - ``stream`` upstream → client: the same with a streaming request and the case's events as SSE; the output
   is the events of the proxy's SSE.
 
@@ -58,8 +62,10 @@ import time
 import tomllib
 from typing import Any
 
-from .adapters import Adapter, AdapterError
+from .adapters import Adapter, AdapterError, Answer
+from .delivery import delivery_writes, wait_until_read
 from .endpoints import DIALECT_PATHS, PROVIDER_DIALECTS
+from .http_errors import error_status, in_error_shape
 from .protocol import TranslationRefusal
 
 __all__ = ["HttpAdapter", "LoopThread", "MockUpstream", "load_config"]
@@ -185,9 +191,10 @@ class LoopThread:
 class MockUpstream:
     """A fake provider for ``dialect`` on 127.0.0.1: records each request, answers per :attr:`plan`.
 
-    ``plan``: ``{"status", "json"}`` (a JSON body), ``{"events": [...], "hold"?: threading.Event}`` (SSE;
-    with ``hold``, the last event waits until it is set), or ``None`` (a minimal valid response, or
-    stream when the request asks for one).
+    ``plan``: ``{"status", "json"}`` (a JSON body), ``{"events": [...], "delivery"?: str, "hold"?:
+    threading.Event}`` (SSE, in the writes of :func:`toolwire.delivery.delivery_writes`, each read by the
+    proxy before the next; with ``hold``, the last write waits until it is set), or ``None`` (a minimal
+    valid response, or stream when the request asks for one).
     """
 
     def __init__(self, dialect: str, loop: LoopThread, port: int = 0) -> None:
@@ -251,8 +258,6 @@ class MockUpstream:
 
     async def _handle(self, request: Any) -> Any:
         from aiohttp import web
-        from toolwire_reference.streams.sse import format_event
-
         raw = await request.read()
         try:
             body: Any = json.loads(raw)
@@ -288,17 +293,14 @@ class MockUpstream:
         )
         resp.enable_chunked_encoding()
         await resp.prepare(request)
-        events = list(plan["events"])
+        writes = delivery_writes(list(plan["events"]), str(plan.get("delivery", "events")))
         hold = plan.get("hold")
-        for i, event in enumerate(events):
-            if hold is not None and i == len(events) - 1:
+        for i, data in enumerate(writes):
+            if hold is not None and i == len(writes) - 1:
                 while not hold.is_set():
                     await asyncio.sleep(0.01)
-            data = format_event(event).encode("utf-8")
-            half = len(data) // 2  # split on the wire, even inside a UTF-8 sequence
-            for part in (data[:half], data[half:]):
-                await resp.write(part)
-                await asyncio.sleep(0)
+            await resp.write(data)
+            await wait_until_read(request.transport)
         await resp.write_eof()
         return resp
 
@@ -553,20 +555,42 @@ class HttpAdapter(Adapter):
                 body = {k: v for k, v in body.items() if k != "model"}  # the model the URL named
             return body
         if kind == "response":
-            status, raw, recorded = self._send({"json": payload}, MINIMAL_REQUESTS[self.client], False)
+            upstream_status = error_status(self.upstream, payload)
+            plan = {"json": payload, "status": upstream_status or 200}
+            status, raw, recorded = self._send(plan, MINIMAL_REQUESTS[self.client], False)
             self._check_recorded(recorded, status, raw, False)
-            if status >= 300:
-                self._refuse_or_crash(status, raw, "to a response")
             try:
-                return json.loads(raw)
+                body = json.loads(raw)
             except ValueError:
-                raise RuntimeError(f"the proxy's response body is not JSON: {raw[:500]!r}") from None
+                body = None
+            if upstream_status is not None and status >= 400 and in_error_shape(self.client, body):
+                # the upstream's error reached the client as an error it can read: what a proxy does with
+                # an error body (the corpus's `response.invalid`: never a successful turn)
+                raise TranslationRefusal(
+                    "response.invalid",
+                    f"the upstream's HTTP {upstream_status} error reached the client as HTTP {status}: "
+                    + str((_error_object(body) or {}).get("message", ""))[:500],
+                )
+            if status >= 300 and upstream_status is None:
+                self._refuse_or_crash(status, raw, "to a response")
+            if body is None:
+                raise RuntimeError(f"the proxy's response body is not JSON: {raw[:500]!r}")
+            return body  # a success, or an error the client cannot read as one: judged as a payload
         raise ValueError(f"kind {kind!r} is not run through the http adapter")
 
-    def _call_stream(self, source: str, target: str, events: list[Any], profile: dict[str, str]) -> Any:
+    def translate_stream_delivered(
+        self, source: str, target: str, events: list[Any], profile: dict[str, str], delivery: str
+    ) -> Answer:
+        """:meth:`translate_stream` with the upstream's stream delivered in the shape ``delivery``
+        (:mod:`toolwire.delivery`; the ``delivery=…`` variants of stream checks)."""
+        return self._answer(lambda: self._call_stream(source, target, events, dict(profile), delivery))
+
+    def _call_stream(
+        self, source: str, target: str, events: list[Any], profile: dict[str, str], delivery: str = "events"
+    ) -> Any:
         mark = self._log_size()
         try:
-            return self._clean(self._stream_inner(events))
+            return self._clean(self._stream_inner(events, delivery))
         except (TranslationRefusal, AdapterError):
             raise
         except Exception as exc:
@@ -590,13 +614,13 @@ class HttpAdapter(Adapter):
                 text += f"\nthe proxy's log during this check:\n{logged}"
         return self._scrub(text)
 
-    def _stream_inner(self, events: list[Any]) -> Any:
+    def _stream_inner(self, events: list[Any], delivery: str) -> Any:
         from toolwire_reference.streams.sse import read_sse
 
         body = dict(MINIMAL_REQUESTS[self.client])
         if self.client != "gemini":
             body["stream"] = True
-        status, raw, recorded = self._send({"events": events}, body, True)
+        status, raw, recorded = self._send({"events": events, "delivery": delivery}, body, True)
         self._check_recorded(recorded, status, raw, True)
         if status >= 300:
             self._refuse_or_crash(status, raw, "to a streaming request")

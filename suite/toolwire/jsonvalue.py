@@ -8,7 +8,7 @@ import json
 import math
 from typing import Any
 
-__all__ = ["first_difference", "json_copy", "json_problem", "same_json"]
+__all__ = ["first_difference", "json_copy", "json_problem", "same_json", "value_at"]
 
 
 def _plain(node: Any) -> bool:
@@ -95,3 +95,17 @@ def first_difference(a: Any, b: Any, at: str = "") -> str | None:
                 return found
         return None if len(a) == len(b) else f"{at}/{min(len(a), len(b))}"
     return None if a == b else at
+
+
+def value_at(doc: Any, pointer: str) -> Any:
+    """The value at the JSON Pointer ``pointer`` in ``doc``, or None where there is none."""
+    node = doc
+    for token in pointer.split("/")[1:]:
+        token = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict):
+            node = node.get(token)
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return node

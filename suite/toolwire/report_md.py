@@ -27,6 +27,7 @@ from .scoring import (
     STATUS_UNCOVERED,
     Tally,
     cell_text,
+    errored_streak,
     load_features,
     percent,
 )
@@ -185,6 +186,9 @@ def _summary(results: ResultsLike, tally: Tally) -> list[str]:
         "",
         f"{len(results.checks)} checks: {counts} (skipped = not applicable to this implementation).",
     ]
+    streak = errored_streak(results.checks)
+    if streak:
+        lines += ["", f"> **Warning**: {streak}."]
     return lines
 
 

@@ -145,8 +145,12 @@ class Run:
     def closing_lines(self, selection: str | None) -> list[str]:
         """The lines a run ends with: counts, why nothing applied, why it is partial, stale expectations."""
         from .results import summary_line
+        from .scoring import errored_streak
 
         lines = [summary_line(list(self.records.values()))]
+        streak = errored_streak(self.records.values())
+        if streak:
+            lines.append(f"toolwire: warning: {streak.replace('`', '')}")
         if self.nothing_applied():
             caps = self.adapter.capabilities
             declared = {k: [">".join(p) for p in v] for k, v in (caps.get("kinds") or {}).items()}

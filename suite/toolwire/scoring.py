@@ -24,6 +24,7 @@ __all__ = [
     "STATUS_SOME",
     "Tally",
     "area_key",
+    "errored_streak",
     "load_features",
     "percent",
     "tally",
@@ -149,3 +150,33 @@ def read_features(root: Path) -> dict[str, dict[str, Any]] | None:
     if isinstance(data, dict):  # tolerate a {key: entry} spelling
         return {k: v if isinstance(v, dict) else {} for k, v in data.items()}
     return None
+
+
+#: this many checks in a row errored (over several cases): the implementation probably stopped working
+ERRORED_STREAK = 10
+
+
+def errored_streak(checks: Iterable[dict[str, Any]]) -> str | None:
+    """A warning when the run has a long streak of consecutive errored checks over several cases (skipped
+    ones left out): an implementation that stopped working mid-run (a proxy's cooldown after some error, a
+    dead process) errs on every later check, and those verdicts say little about the checks. None
+    otherwise."""
+    ran = [c for c in checks if c.get("outcome") != "skipped"]
+    best: tuple[int, int] = (0, 0)  # (length, index of its first check)
+    start = None
+    for i, check in enumerate([*ran, {}]):
+        if check.get("outcome") == "errored":
+            start = i if start is None else start
+        elif start is not None:
+            best = max(best, (i - start, start), key=lambda b: b[0])
+            start = None
+    length, first = best
+    cases = {c.get("case") for c in ran[first : first + length]}
+    if length < ERRORED_STREAK or len(cases) < 2:
+        return None
+    to_end = "to the end of the run" if first + length == len(ran) else "in a row"
+    return (
+        f"{length} checks errored {to_end} from `{ran[first].get('id')}` on: the implementation may have "
+        "stopped working there (a cooldown after an error, a dead process) rather than failing each check; "
+        "run a few of them alone (`-k`) to tell"
+    )

@@ -347,3 +347,25 @@ def test_messages_are_shown_as_written(tmp_path: Path, corpus: Path) -> None:
     text = render(read_results(write_results(tmp_path / "r.jsonl", _header(corpus), checks, _footer(checks))))
     assert r"- message: a \<tool_call> \*was\* left in the text\_" in text
     assert "- message: a <tool_call>" not in text
+
+
+def test_a_long_streak_of_errored_checks_is_called_out(tmp_path: Path, corpus: Path) -> None:
+    def rec(n: int, outcome: str, case: str | None = None) -> dict[str, Any]:
+        return check_rec(case or f"tools/c{n:02d}", "canonical", "openai-chat", outcome, kind="tools",
+                         level="must", features=["tools.wrapper"], variant=f"rechunk=v{n}" if case else "",
+                         message="boom" if outcome == "errored" else None)
+
+    passed = [rec(n, "passed") for n in range(5)]
+    dead = [rec(n, "errored") for n in range(5, 17)]  # twelve cases in a row: the proxy stopped working
+    def report(checks: list[dict[str, Any]]) -> str:
+        path = write_results(tmp_path / "r.jsonl", _header(corpus), checks, _footer(checks))
+        return render(read_results(path))
+
+    text = report(passed + dead)
+    first = "`tools/c05[canonical>openai-chat]`"
+    assert f"> **Warning**: 12 checks errored to the end of the run from {first}" in text
+    # nine in a row, or many checks of one case (one bug), are no streak
+    few = passed + dead[:9] + [rec(20, "passed")]
+    one_case = passed + [rec(n, "errored", case="tools/same") for n in range(12)]
+    for checks in (few, one_case):
+        assert "**Warning**" not in report(checks)

@@ -8,6 +8,10 @@ from ``events`` (when the case pins them). Variants of the same expectation (``C
 - ``rechunk=<strategy>`` (``should``): the SOURCE stream re-chunked (:mod:`.rechunk`) must still give a
   valid output that accumulates to ``accumulated`` (``events`` are not compared: re-chunked input may
   legitimately give other fragments);
+- ``delivery=coalesced`` / ``delivery=split`` (``should``): for an implementation that reads the stream
+  from a network connection (the ``http:`` adapter's ``translate_stream_delivered``), the same source
+  delivered in one write or with each event cut across two writes (:mod:`toolwire.delivery`) must still
+  accumulate to ``accumulated``; other adapters skip them;
 - ``incremental`` (``should``): the implementation is given the input one event at a time and every output
   fragment must come at most one input event after the input made it emittable (:mod:`.incremental`).
   An in-process implementation is observed through the list it is given (which records how far it has
@@ -23,6 +27,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..delivery import DELIVERIES, VARIANT_PREFIX
 from .accumulate import accumulate
 from .grammar import check_stream
 from .incremental import measure
@@ -32,9 +37,12 @@ from .validate import stream_wire_errors
 
 __all__ = ["VARIANTS", "ObservedEvents", "run_stream_check", "stream_variants"]
 
-VARIANTS = tuple(f"rechunk={s}" for s in STRATEGIES) + ("incremental",)
+DELIVERY_VARIANTS = tuple(f"{VARIANT_PREFIX}{d}" for d in DELIVERIES if d != "events")
+VARIANTS = tuple(f"rechunk={s}" for s in STRATEGIES) + ("incremental",) + DELIVERY_VARIANTS
 TOLERANCE = 1
 NOT_MEASURABLE = "incrementality is not measurable through this adapter"
+NOT_DELIVERED = "delivery shapes apply to a stream read from a network connection (http: adapters)"
+DELIVERY_LABELS = {"coalesced": "in one write", "split": "with each event split in two writes"}
 
 
 def stream_variants(expectation: dict[str, Any]) -> list[str]:
@@ -131,7 +139,15 @@ def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
         strategy = variant.split("=", 1)[1]
         events = rechunk(events, check.source, strategy)
         label = f"source re-chunked ({strategy}): "
-    answer = adapter.translate_stream(check.source, check.target, events, profile)
+    if variant and variant.startswith(VARIANT_PREFIX):
+        delivered = getattr(adapter, "translate_stream_delivered", None)
+        if not callable(delivered):
+            return CheckResult("skipped", message=NOT_DELIVERED)
+        delivery = variant[len(VARIANT_PREFIX) :]
+        answer = delivered(check.source, check.target, events, profile, delivery)
+        label = f"upstream stream delivered {DELIVERY_LABELS[delivery]}: "
+    else:
+        answer = adapter.translate_stream(check.source, check.target, events, profile)
     if answer.status != "payload" or "error" in check.expectation or answer.mutated is not None:
         from ..capabilities import speaks_toolwire_codes
 

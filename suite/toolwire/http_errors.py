@@ -1,0 +1,59 @@
+"""How a provider answers an error over HTTP, from its descriptor's ``http_errors``: which bodies are error
+bodies, and the status each one comes with.
+
+The ``http:`` adapter's mock upstream serves a case's error body with the provider's real status (an
+upstream never sends one with 200), and a proxy that forwards it must answer its client with an error in
+the client's own dialect.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+from .jsonvalue import value_at
+from .paths import corpus_dir
+
+__all__ = ["error_status", "in_error_shape"]
+
+
+@cache
+def _spec(dialect: str) -> dict[str, Any] | None:
+    try:
+        descriptor = json.loads((corpus_dir() / "dialects" / f"{dialect}.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    spec = descriptor.get("http_errors")
+    return spec if isinstance(spec, dict) else None
+
+
+@cache
+def _validator(dialect: str) -> Any:
+    from jsonschema import Draft202012Validator
+
+    spec = _spec(dialect)
+    return Draft202012Validator(spec["body"]) if spec else None
+
+
+def in_error_shape(dialect: str, body: Any) -> bool:
+    """Whether ``body`` is an error body as ``dialect``'s clients read one."""
+    validator = _validator(dialect)
+    return bool(validator is not None and validator.is_valid(body))
+
+
+def error_status(dialect: str, body: Any) -> int | None:
+    """The HTTP status ``dialect``'s provider sends ``body`` with when it is an error body; None for any
+    other payload (a response, sent with 200)."""
+    if not in_error_shape(dialect, body):
+        return None
+    spec = _spec(dialect) or {}
+    if spec.get("status_at"):
+        status = value_at(body, spec["status_at"])
+        if type(status) is int and 400 <= status <= 599:
+            return status
+    if spec.get("type_at"):
+        status = (spec.get("statuses") or {}).get(value_at(body, spec["type_at"]))
+        if isinstance(status, int):
+            return status
+    return int(spec.get("default_status", 400))
