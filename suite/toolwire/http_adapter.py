@@ -30,18 +30,19 @@ kinds, for this pair only:
   mock received (the mock answers a minimal valid response or stream).
 - ``response`` upstream → client: a minimal client request goes through the proxy; the mock answers the
   case's payload (an error body with the provider's status: ``toolwire.http_errors``); the output is the
-  proxy's response body. The upstream's error forwarded as an error in the client's own shape is the
-  refusal ``response.invalid``; in any other shape it is judged as the payload it is.
+  proxy's response body. The upstream's error forwarded as an error answer is the refusal
+  ``response.invalid``.
 - ``stream`` upstream → client: the same with a streaming request and the case's events as SSE; the output
   is the events of the proxy's SSE.
 
 A proxy refuses the client's input by answering a 4xx status with an error body in a provider's error
-shape: a refusal (where the corpus expects one, right; see ``error_codes``). A proxy that speaks toolwire's
-codes (``corpus/errors.json``; ``toolwire serve`` does) carries the code in the error object's ``code``
-(with the JSON Pointer in ``param``) or, Gemini style, in an ``ErrorInfo`` detail's ``reason``
-(``metadata.path``), also mid-stream in a last error event. Any other error answer (5xx, a body that is
-no error) is a crash (``errored``), with the status and body. The API key is never written
-to results: it is replaced by ``[redacted]`` wherever it would appear.
+shape (an upstream's reply it cannot use, also with a 5xx status, as a gateway answers 502): a refusal
+(where the corpus expects one, right; see ``error_codes``). A proxy that speaks toolwire's codes
+(``corpus/errors.json``; ``toolwire serve`` does) carries the code in the error object's ``code`` (with
+the JSON Pointer in ``param``) or, Gemini style, in an ``ErrorInfo`` detail's ``reason``
+(``metadata.path``), also mid-stream in a last error event. Any other error answer (a 5xx to the client's
+own input, a body that is no error) is a crash (``errored``), with the status and body. The API key is
+never written to results: it is replaced by ``[redacted]`` wherever it would appear.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ from typing import Any
 from .adapters import Adapter, AdapterError, Answer
 from .delivery import delivery_writes, wait_until_read
 from .endpoints import DIALECT_PATHS, PROVIDER_DIALECTS
-from .http_errors import error_status, in_error_shape
+from .http_errors import error_status
 from .protocol import TranslationRefusal
 
 __all__ = ["HttpAdapter", "LoopThread", "MockUpstream", "load_config"]
@@ -125,11 +126,12 @@ def _error_object(obj: Any) -> dict[str, Any] | None:
     return err if isinstance(err, dict) else None
 
 
-def client_refusal(obj: Any, status: int) -> dict[str, Any] | None:
-    """A 4xx answer whose body is an error in a provider's shape: the proxy refused the client's input.
-    Its code is the error's own (``type``, ``code`` or ``status``), never a toolwire code."""
+def client_refusal(obj: Any, status: int, upstream_reply: bool = False) -> dict[str, Any] | None:
+    """A 4xx answer whose body is an error in a provider's shape: the proxy refused the client's input; for
+    an upstream's reply (``upstream_reply``) also a 5xx one, what a gateway answers for a reply it cannot use
+    (502). Its code is the error's own (``type``, ``code`` or ``status``), never a toolwire code."""
     err = _error_object(obj)
-    if err is None or not 400 <= status < 500:
+    if err is None or not 400 <= status < (600 if upstream_reply else 500):
         return None
     own = next((err[k] for k in ("type", "code", "status") if isinstance(err.get(k), str) and err[k]), None)
     message = err.get("message")
@@ -513,13 +515,13 @@ class HttpAdapter(Adapter):
         status, raw = self.loop.run(self._exchange(body, stream), (self.timeout or None))
         return status, raw, self.mock.recorded
 
-    def _refuse_or_crash(self, status: int, raw: bytes, where: str) -> Any:
+    def _refuse_or_crash(self, status: int, raw: bytes, where: str, upstream_reply: bool = False) -> Any:
         text = raw.decode("utf-8", "replace")
         try:
             body = json.loads(text)
         except ValueError:
             body = None
-        refusal = refusal_in(body, self.codes) or client_refusal(body, status)
+        refusal = refusal_in(body, self.codes) or client_refusal(body, status, upstream_reply)
         if refusal is not None:
             raise TranslationRefusal(refusal["code"], self._scrub(str(refusal["message"])), refusal["path"])
         raise RuntimeError(self._scrub(f"the proxy answered HTTP {status} {where}: {text[:1000]}"))
@@ -563,19 +565,19 @@ class HttpAdapter(Adapter):
                 body = json.loads(raw)
             except ValueError:
                 body = None
-            if upstream_status is not None and status >= 400 and in_error_shape(self.client, body):
-                # the upstream's error reached the client as an error it can read: what a proxy does with
-                # an error body (the corpus's `response.invalid`: never a successful turn)
+            if upstream_status is not None and status >= 400 and _error_object(body) is not None:
+                # the upstream's error reached the client as an error: what a proxy does with an error body
+                # (the corpus's `response.invalid`: never a successful turn)
                 raise TranslationRefusal(
                     "response.invalid",
                     f"the upstream's HTTP {upstream_status} error reached the client as HTTP {status}: "
                     + str((_error_object(body) or {}).get("message", ""))[:500],
                 )
-            if status >= 300 and upstream_status is None:
-                self._refuse_or_crash(status, raw, "to a response")
+            if status >= 300:
+                self._refuse_or_crash(status, raw, "to a response", upstream_reply=True)
             if body is None:
                 raise RuntimeError(f"the proxy's response body is not JSON: {raw[:500]!r}")
-            return body  # a success, or an error the client cannot read as one: judged as a payload
+            return body
         raise ValueError(f"kind {kind!r} is not run through the http adapter")
 
     def translate_stream_delivered(
@@ -623,7 +625,7 @@ class HttpAdapter(Adapter):
         status, raw, recorded = self._send({"events": events, "delivery": delivery}, body, True)
         self._check_recorded(recorded, status, raw, True)
         if status >= 300:
-            self._refuse_or_crash(status, raw, "to a streaming request")
+            self._refuse_or_crash(status, raw, "to a streaming request", upstream_reply=True)
         out = list(read_sse(raw.decode("utf-8", "replace")))
         if out:
             refusal = refusal_in(out[-1].get("data"), self.codes)

@@ -2,8 +2,7 @@
 bodies, and the status each one comes with.
 
 The ``http:`` adapter's mock upstream serves a case's error body with the provider's real status (an
-upstream never sends one with 200), and a proxy that forwards it must answer its client with an error in
-the client's own dialect.
+upstream never sends one with 200); a proxy that forwards it answers its client with an error status.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from typing import Any
 from .jsonvalue import value_at
 from .paths import corpus_dir
 
-__all__ = ["error_status", "in_error_shape"]
+__all__ = ["error_status"]
 
 
 @cache
@@ -36,8 +35,7 @@ def _validator(dialect: str) -> Any:
     return Draft202012Validator(spec["body"]) if spec else None
 
 
-def in_error_shape(dialect: str, body: Any) -> bool:
-    """Whether ``body`` is an error body as ``dialect``'s clients read one."""
+def _is_error_body(dialect: str, body: Any) -> bool:
     validator = _validator(dialect)
     return bool(validator is not None and validator.is_valid(body))
 
@@ -45,7 +43,7 @@ def in_error_shape(dialect: str, body: Any) -> bool:
 def error_status(dialect: str, body: Any) -> int | None:
     """The HTTP status ``dialect``'s provider sends ``body`` with when it is an error body; None for any
     other payload (a response, sent with 200)."""
-    if not in_error_shape(dialect, body):
+    if not _is_error_body(dialect, body):
         return None
     spec = _spec(dialect) or {}
     if spec.get("status_at"):

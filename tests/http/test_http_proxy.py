@@ -274,3 +274,13 @@ def test_an_error_body_is_served_with_its_status_and_forwarded_as_a_refusal(adap
         "usage": {"input_tokens": 1, "output_tokens": 1}}
     answer = adapter.translate("response", "anthropic", "openai-chat", ok, {})
     assert answer.status == "payload" and answer.payload["choices"][0]["message"]["content"] == "hi"
+
+
+def test_a_gateway_error_is_a_refusal_only_for_an_upstream_reply() -> None:
+    from toolwire.http_adapter import client_refusal
+
+    body = {"error": {"message": "Provider error: no choices", "type": "api_error"}}
+    assert client_refusal(body, 502, upstream_reply=True)["code"] == "http.502.api_error"
+    assert client_refusal(body, 502) is None  # a 5xx to the client's own input is a crash
+    assert client_refusal(body, 400)["code"] == "http.400.api_error"
+    assert client_refusal({"choices": []}, 502, upstream_reply=True) is None  # no error body
