@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from . import fresh_ids, paths, wire
+from .delivery import VARIANT_PREFIX as DELIVERY_PREFIX
 from .projection import Projection, project_choice, project_path, project_tools
 
 __all__ = [
@@ -172,10 +173,15 @@ class Corpus:
     profiles: dict[str, dict[str, Any]]
     dialects: dict[str, dict[str, Any]]
     schemas_root: Path | None = None
+    #: the implementation reads streams from a network connection (an ``http:`` proxy): the stream checks'
+    #: ``delivery=…`` variants (toolwire.delivery) are checks of this run; for any other they do not exist
+    network_delivery: bool = False
 
     def checks(self) -> list[Check]:
         """Every check of the corpus, in case-path order then expectation order (deterministic)."""
-        return list(self._checks)
+        if self.network_delivery:
+            return list(self._checks)
+        return [c for c in self._checks if not (c.variant or "").startswith(DELIVERY_PREFIX)]
 
     def projections(self, case: Case) -> list[Projection]:
         """The case's source in every other provider dialect that can carry it (toolwire.projection):

@@ -29,7 +29,7 @@ from typing import Any
 
 from .streams.sse import sse_from_events
 
-__all__ = ["DELIVERIES", "VARIANT_PREFIX", "delivery_writes", "wait_until_read"]
+__all__ = ["DELIVERIES", "VARIANT_PREFIX", "delivery_writes", "reads_from_network", "wait_until_read"]
 
 DELIVERIES = ("events", "coalesced", "split")
 #: the variants of a stream check delivered in another shape: ``delivery=coalesced``, ``delivery=split``
@@ -41,6 +41,12 @@ READ_WAIT = 2.0
 #: before the next write (an asyncio proxy reads into a buffer its code drains on the next loop turn)
 SETTLE = 0.002
 _PAUSE = 0.005
+
+
+def reads_from_network(adapter: Any) -> bool:
+    """Whether ``adapter`` reads streams from a network connection whose delivery the harness shapes (it
+    has ``translate_stream_delivered``, as the ``http:`` adapter): only then do the variants exist."""
+    return callable(getattr(adapter, "translate_stream_delivered", None))
 
 
 def delivery_writes(events: list[dict[str, Any]], delivery: str) -> list[bytes]:

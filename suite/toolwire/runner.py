@@ -87,6 +87,11 @@ class Run:
     complete: bool = False
     _unmatched: list[Any] | None = None
 
+    def __post_init__(self) -> None:
+        from .delivery import reads_from_network
+
+        self.corpus.network_delivery = reads_from_network(self.adapter)
+
     def execute(self, check: Check) -> dict[str, Any]:
         """Run one check; its record, with the expectations entry that lists it applied."""
         return execute(self.adapter, check, self.corpus, self.expectations)
@@ -345,6 +350,9 @@ def _worker_start(options: RunOptions, expectations_path: str | None) -> None:
             from .expectations import load
 
             expectations = load(expectations_path, corpus)
+        from .delivery import reads_from_network
+
+        corpus.network_delivery = reads_from_network(adapter)  # the checks of this implementation
     except Exception as exc:
         _worker["setup_error"] = f"{type(exc).__name__}: {exc}"
         return

@@ -11,7 +11,7 @@ from ``events`` (when the case pins them). Variants of the same expectation (``C
 - ``delivery=coalesced`` / ``delivery=split`` (``should``): for an implementation that reads the stream
   from a network connection (the ``http:`` adapter's ``translate_stream_delivered``), the same source
   delivered in one write or with each event cut across two writes (:mod:`toolwire.delivery`) must still
-  accumulate to ``accumulated``; other adapters skip them;
+  accumulate to ``accumulated``; they are checks only of such an implementation (``Corpus.network_delivery``);
 - ``incremental`` (``should``): the implementation is given the input one event at a time and every output
   fragment must come at most one input event after the input made it emittable (:mod:`.incremental`).
   An in-process implementation is observed through the list it is given (which records how far it has
@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..delivery import DELIVERIES, VARIANT_PREFIX
+from ..delivery import DELIVERIES, VARIANT_PREFIX, reads_from_network
 from .accumulate import accumulate
 from .grammar import check_stream
 from .incremental import measure
@@ -140,11 +140,10 @@ def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
         events = rechunk(events, check.source, strategy)
         label = f"source re-chunked ({strategy}): "
     if variant and variant.startswith(VARIANT_PREFIX):
-        delivered = getattr(adapter, "translate_stream_delivered", None)
-        if not callable(delivered):
+        if not reads_from_network(adapter):
             return CheckResult("skipped", message=NOT_DELIVERED)
         delivery = variant[len(VARIANT_PREFIX) :]
-        answer = delivered(check.source, check.target, events, profile, delivery)
+        answer = adapter.translate_stream_delivered(check.source, check.target, events, profile, delivery)
         label = f"upstream stream delivered {DELIVERY_LABELS[delivery]}: "
     else:
         answer = adapter.translate_stream(check.source, check.target, events, profile)
