@@ -48,6 +48,10 @@ _STDERR_TAIL_LINES = 20
 _STDERR_TAIL_CHARS = 2000
 _SHOWN_LINE_CHARS = 200
 _EOF = object()
+#: bytes asked of the kernel per read of the process's stdout and stderr
+_READ_BLOCK = 1 << 20
+#: at most this many bytes of one stderr line are kept
+_STDERR_PENDING_MAX = 64 * 1024
 
 _live: weakref.WeakValueDictionary[int, SubprocessAdapter] = weakref.WeakValueDictionary()
 
@@ -83,6 +87,7 @@ class _Process:
             raise ProtocolFailure(f"cannot start {shlex.join(argv)!r}: {exc}") from exc
         self.lines: queue.Queue[Any] = queue.Queue()
         self.stderr: collections.deque[str] = collections.deque(maxlen=_STDERR_LINES)
+        self._stderr_pending = b""  # what it wrote on stderr after its last newline
         self._out = threading.Thread(target=self._read_stdout, name="toolwire-cmd-stdout", daemon=True)
         self._err = threading.Thread(target=self._read_stderr, name="toolwire-cmd-stderr", daemon=True)
         self._out.start()
@@ -91,21 +96,53 @@ class _Process:
     def _read_stdout(self) -> None:
         stream = self.popen.stdout
         assert stream is not None
-        try:
-            for line in iter(stream.readline, b""):
-                self.lines.put(line)
-        except (OSError, ValueError):
-            pass
+        tail = self._split_lines(stream.fileno(), self.lines.put, None)
+        if tail:
+            self.lines.put(tail)  # a last line without its newline
         self.lines.put(_EOF)
 
     def _read_stderr(self) -> None:
         stream = self.popen.stderr
         assert stream is not None
+
+        def keep(line: bytes) -> None:
+            self.stderr.append(line.decode("utf-8", "replace").rstrip("\r\n"))
+
+        tail = self._split_lines(stream.fileno(), keep, _STDERR_PENDING_MAX)
+        if tail:
+            keep(tail)
+        self._stderr_pending = b""
+
+    def _split_lines(self, fd: int, emit: Any, limit: int | None) -> bytes:
+        """Read ``fd`` in large blocks until end of file, passing each complete line to ``emit``; the
+        bytes after the last newline. ``limit``: keep at most this many bytes of a line (stderr only);
+        the partial line of stderr is kept readable for :meth:`stderr_tail`."""
+        pending = bytearray()
         try:
-            for line in iter(stream.readline, b""):
-                self.stderr.append(line.decode("utf-8", "replace").rstrip("\r\n"))
+            while True:
+                block = os.read(fd, _READ_BLOCK)
+                if not block:
+                    break
+                start = 0
+                while (end := block.find(b"\n", start)) >= 0:
+                    if pending:
+                        pending += block[start : end + 1]
+                        line = bytes(pending)
+                        pending.clear()
+                    else:
+                        line = block[start : end + 1]
+                    emit(line[:limit] if limit is not None else line)
+                    start = end + 1
+                if start < len(block):
+                    if limit is None:
+                        pending += block[start:]
+                    elif len(pending) < limit:
+                        pending += block[start : start + limit - len(pending)]
+                if limit is not None:
+                    self._stderr_pending = bytes(pending)
         except (OSError, ValueError):
             pass
+        return bytes(pending)
 
     @property
     def pid(self) -> int:
@@ -138,8 +175,11 @@ class _Process:
 
     @staticmethod
     def _write(stdin: Any, data: bytes) -> None:
+        view = memoryview(data)
         try:
-            stdin.write(data)
+            while view:  # an unbuffered write may take only part of a big line
+                written = stdin.write(view)
+                view = view[written or 0 :]
             stdin.flush()
         except (OSError, ValueError) as exc:
             raise ProtocolFailure(f"cannot write to its stdin ({type(exc).__name__}: {exc})") from exc
@@ -180,6 +220,8 @@ class _Process:
         if self.popen.poll() is not None:
             self._err.join(1.0)
         lines = list(self.stderr)[-_STDERR_TAIL_LINES:]
+        if self._stderr_pending.strip():
+            lines = [*lines[1 - _STDERR_TAIL_LINES :], self._stderr_pending.decode("utf-8", "replace")]
         text = "\n".join(lines)
         if len(text) > _STDERR_TAIL_CHARS:
             text = "…" + text[-_STDERR_TAIL_CHARS:]

@@ -96,6 +96,14 @@ TOY = textwrap.dedent(
         elif do == "blank_then_echo":
             sys.stdout.write("\n")
             out({"seq": seq, "payload": payload})
+        elif do == "big":  # an answer of payload["size"] bytes and more, on one line
+            out({"seq": seq, "payload": {"do": "big", "blob": "x" * payload["size"]}})
+        elif do == "half_line_hang":  # the start of an answer, no newline, then nothing
+            sys.stdout.write('{"seq": %d, "payl' % seq)
+            sys.stdout.flush()
+            sys.stderr.write("toy: stuck mid-line")  # no newline either
+            sys.stderr.flush()
+            time.sleep(60)
     """
 )
 

@@ -125,6 +125,27 @@ def test_hang_times_out_and_restarts(toy) -> None:
     assert adapter.restarts == 1
 
 
+def test_a_large_answer_comes_through_with_the_default_timeout(toy) -> None:
+    adapter = toy()  # the default timeout (10 s): reading a byte per read() took ~20 s for 20 MB
+    size = 20 * 1024 * 1024
+    answer = _t(adapter, {"do": "big", "size": size})
+    assert answer.status == "payload", answer.crash
+    assert answer.payload["blob"] == "x" * size
+    big_request = {"do": "echo", "blob": "y" * (4 * 1024 * 1024)}  # a large request goes through too
+    assert _t(adapter, big_request).payload == big_request
+    assert adapter.restarts == 0
+
+
+def test_half_a_line_then_silence_is_a_hang_with_the_partial_stderr(toy) -> None:
+    adapter = toy(timeout=0.5)
+    answer = _t(adapter, {"do": "half_line_hang"})
+    assert answer.status == "crash"
+    assert "did not answer within 0.5 s (hung" in answer.crash
+    assert "toy: stuck mid-line" in answer.crash  # a stderr line without its newline is shown too
+    assert _t(adapter, {"do": "echo"}).status == "payload"
+    assert adapter.restarts == 1
+
+
 @pytest.mark.parametrize(
     ("do", "words"),
     [
