@@ -48,6 +48,9 @@ _STDERR_TAIL_LINES = 20
 _STDERR_TAIL_CHARS = 2000
 _SHOWN_LINE_CHARS = 200
 _EOF = object()
+#: answers may nest arrays and objects this deep (the corpus goes to about 30; deeper answers cannot be
+#: judged without running out of Python's recursion limit)
+MAX_ANSWER_DEPTH = 200
 #: bytes asked of the kernel per read of the process's stdout and stderr
 _READ_BLOCK = 1 << 20
 #: at most this many bytes of one stderr line are kept
@@ -206,10 +209,14 @@ class _Process:
                 continue  # blank lines are tolerated
             try:
                 message = json.loads(text, parse_constant=_reject_constant)
+            except RecursionError:
+                raise _too_deep(text, what) from None
             except ValueError as exc:
                 raise ProtocolFailure(
                     f"it wrote a line that is not JSON ({exc}) where {what} was expected: {_shown(text)}"
                 ) from None
+            if _deeper_than(message, MAX_ANSWER_DEPTH, text):
+                raise _too_deep(text, what)
             if not isinstance(message, dict):
                 raise ProtocolFailure(f"it wrote {type(message).__name__} JSON where {what} (an object) "
                                       f"was expected: {_shown(text)}")
@@ -264,10 +271,37 @@ class _Process:
 
 
 def _shown(line: str | bytes) -> str:
+    line = line[: _SHOWN_LINE_CHARS * 4 + 2]  # never copy a huge line whole
     if isinstance(line, bytes):
         line = line.decode("utf-8", "replace")
     line = line.rstrip("\r\n")
     return repr(line if len(line) <= _SHOWN_LINE_CHARS else line[:_SHOWN_LINE_CHARS] + "…")
+
+
+def _too_deep(text: str, what: str) -> ProtocolFailure:
+    return ProtocolFailure(
+        f"its answer is nested too deeply: more than {MAX_ANSWER_DEPTH} levels of arrays and objects "
+        f"(toolwire reads answers up to {MAX_ANSWER_DEPTH} levels deep) where {what} was expected: "
+        f"{_shown(text)}"
+    )
+
+
+def _deeper_than(value: Any, limit: int, text: str) -> bool:
+    """Whether ``value`` (parsed from ``text``) nests arrays and objects more than ``limit`` levels deep."""
+    if text.count("[") + text.count("{") <= limit:
+        return False  # not even that many containers: the common case, at the cost of two scans
+    level = [value] if isinstance(value, dict | list) else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > limit:
+            return True
+        below: list[Any] = []
+        for node in level:
+            items = node.values() if isinstance(node, dict) else node
+            below.extend(v for v in items if isinstance(v, dict | list))
+        level = below
+    return False
 
 
 def _is_seq(value: Any) -> bool:

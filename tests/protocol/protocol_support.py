@@ -98,6 +98,10 @@ TOY = textwrap.dedent(
             out({"seq": seq, "payload": payload})
         elif do == "big":  # an answer of payload["size"] bytes and more, on one line
             out({"seq": seq, "payload": {"do": "big", "blob": "x" * payload["size"]}})
+        elif do == "deep":  # an answer nested payload["depth"] arrays deep
+            depth = payload["depth"]
+            sys.stdout.write('{"seq": %d, "payload": %s%s}\n' % (seq, "[" * depth, "]" * depth))
+            sys.stdout.flush()
         elif do == "half_line_hang":  # the start of an answer, no newline, then nothing
             sys.stdout.write('{"seq": %d, "payl' % seq)
             sys.stdout.flush()

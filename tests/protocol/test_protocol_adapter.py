@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from protocol_support import python_cmd, write_toy
 from toolwire.adapters import AdapterError, default_timeout, load_adapter
-from toolwire.subprocess_adapter import SubprocessAdapter
+from toolwire.subprocess_adapter import MAX_ANSWER_DEPTH, SubprocessAdapter
 from toolwire.wire import validate_file
 
 
@@ -134,6 +134,21 @@ def test_a_large_answer_comes_through_with_the_default_timeout(toy) -> None:
     big_request = {"do": "echo", "blob": "y" * (4 * 1024 * 1024)}  # a large request goes through too
     assert _t(adapter, big_request).payload == big_request
     assert adapter.restarts == 0
+
+
+@pytest.mark.parametrize("depth", [100_000, MAX_ANSWER_DEPTH + 1])
+def test_a_too_deep_answer_is_the_implementations_fault(toy, depth: int) -> None:
+    adapter = toy()
+    answer = _t(adapter, {"do": "deep", "depth": depth})
+    assert answer.status == "crash"
+    assert "nested too deeply" in answer.crash and f"more than {MAX_ANSWER_DEPTH} levels" in answer.crash
+    assert "toolwire harness error" not in answer.crash
+    assert "a new process serves the next check" in answer.crash
+    assert _t(adapter, {"do": "echo"}).payload == {"do": "echo"}
+    assert adapter.restarts == 1
+    nested = _t(adapter, {"do": "deep", "depth": MAX_ANSWER_DEPTH - 1})  # exactly the limit
+    assert nested.status == "payload"
+    assert adapter.restarts == 1
 
 
 def test_half_a_line_then_silence_is_a_hang_with_the_partial_stderr(toy) -> None:
