@@ -126,6 +126,8 @@ lines.on("line", (line) => {
     lines.close();
     return;
   }
-  process.stdout.write(JSON.stringify(answer(message)) + "\n");
+  const reply = answer(message);
+  if (message.id !== undefined) reply.id = message.id; // echo the request's id: answers pair strictly
+  process.stdout.write(JSON.stringify(reply) + "\n");
 });
 lines.on("close", () => process.exit(0));

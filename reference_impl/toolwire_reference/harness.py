@@ -95,7 +95,14 @@ class Session:
         return StreamTranscoder(source, target, profile)
 
     def handle(self, message: Any) -> dict[str, Any] | None:
-        """The answer to one request (None for ``bye`` and for lines that cannot be answered)."""
+        """The answer to one request (None for ``bye`` and for lines that cannot be answered); it echoes
+        the request's ``id``, so toolwire can tell which request each answer answers."""
+        answer = self._handle(message)
+        if answer is not None and isinstance(message, dict) and "id" in message:
+            answer["id"] = message["id"]
+        return answer
+
+    def _handle(self, message: Any) -> dict[str, Any] | None:
         if not isinstance(message, dict):
             print(f"toolwire_reference.harness: ignoring a request that is not an object: {message!r}",
                   file=sys.stderr)

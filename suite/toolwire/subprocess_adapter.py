@@ -6,8 +6,14 @@ stdin, one answer line on its stdout, free-form logs on its stderr.
 
 Whatever the process does, a check gets an :class:`~toolwire.adapters.Answer`: a process that dies (EOF,
 exit), hangs (no answer within the timeout) or breaks the protocol (a line that is not JSON, a wrong
-``seq``, a malformed answer) gives a ``crash`` answer (the check is ``errored``) whose message ends with
-the tail of its stderr; the process is killed, and a new one is started for the next check.
+``seq`` or ``id``, a malformed or too deeply nested answer, a second answer or any other line after an
+answer) gives a ``crash`` answer (the check is ``errored``) whose message ends with the tail of its
+stderr; the process is killed, and a new one is started for the next check.
+
+Answers pair strictly with requests: every request message has its own ``id`` (a stream's messages
+share its ``seq``), echoed by the answer. A line that answers a request of a check that has already
+ended cannot be charged to it any more: it is reported as a :class:`ProtocolWarning` (and kept in
+``late_violations``), and the request under way is sent again to a fresh process.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import signal
 import subprocess
 import threading
 import time
+import warnings
 import weakref
 from pathlib import Path
 from typing import Any
@@ -33,6 +40,7 @@ __all__ = [
     "DEFAULT_CMD_TIMEOUT",
     "PROTOCOL_VERSION",
     "ProtocolFailure",
+    "ProtocolWarning",
     "SubprocessAdapter",
 ]
 
@@ -48,6 +56,13 @@ _STDERR_TAIL_LINES = 20
 _STDERR_TAIL_CHARS = 2000
 _SHOWN_LINE_CHARS = 200
 _EOF = object()
+#: answers may nest arrays and objects this deep (the corpus goes to about 30; deeper answers cannot be
+#: judged without running out of Python's recursion limit)
+MAX_ANSWER_DEPTH = 200
+#: bytes asked of the kernel per read of the process's stdout and stderr
+_READ_BLOCK = 1 << 20
+#: at most this many bytes of one stderr line are kept
+_STDERR_PENDING_MAX = 64 * 1024
 
 _live: weakref.WeakValueDictionary[int, SubprocessAdapter] = weakref.WeakValueDictionary()
 
@@ -58,6 +73,14 @@ class ProtocolFailure(Exception):
 
 class _Hung(ProtocolFailure):
     """No answer within the timeout."""
+
+
+class _Stale(ProtocolFailure):
+    """A line answering a request of an earlier call arrived: that call broke the protocol, not this one."""
+
+
+class ProtocolWarning(UserWarning):
+    """A protocol violation that could not be charged to its check any more (it had ended)."""
 
 
 def _reject_constant(name: str) -> Any:
@@ -83,6 +106,13 @@ class _Process:
             raise ProtocolFailure(f"cannot start {shlex.join(argv)!r}: {exc}") from exc
         self.lines: queue.Queue[Any] = queue.Queue()
         self.stderr: collections.deque[str] = collections.deque(maxlen=_STDERR_LINES)
+        self._stderr_pending = b""  # what it wrote on stderr after its last newline
+        self._stdout_pending = b""  # the start of its next stdout line (the first bytes of a long one)
+        self._out_lock = threading.Lock()
+        #: the requests sent to this process, one entry per adapter call: (its first id, its seq, what)
+        self.calls: list[tuple[int, int, str]] = []
+        #: it echoed an ``id``: every later answer must carry one
+        self.echoes_ids = False
         self._out = threading.Thread(target=self._read_stdout, name="toolwire-cmd-stdout", daemon=True)
         self._err = threading.Thread(target=self._read_stderr, name="toolwire-cmd-stderr", daemon=True)
         self._out.start()
@@ -91,21 +121,78 @@ class _Process:
     def _read_stdout(self) -> None:
         stream = self.popen.stdout
         assert stream is not None
-        try:
-            for line in iter(stream.readline, b""):
-                self.lines.put(line)
-        except (OSError, ValueError):
-            pass
+
+        def publish(lines: list[bytes], pending: bytes) -> None:
+            with self._out_lock:  # the lines and what follows them change together (see leftover())
+                for line in lines:
+                    self.lines.put(line)
+                self._stdout_pending = pending
+
+        tail = self._split_lines(stream.fileno(), publish, None)
+        if tail:
+            self.lines.put(tail)  # a last line without its newline
         self.lines.put(_EOF)
 
     def _read_stderr(self) -> None:
         stream = self.popen.stderr
         assert stream is not None
+
+        def keep(lines: list[bytes], pending: bytes) -> None:
+            self.stderr.extend(line.decode("utf-8", "replace").rstrip("\r\n") for line in lines)
+            self._stderr_pending = pending
+
+        tail = self._split_lines(stream.fileno(), keep, _STDERR_PENDING_MAX)
+        keep([tail] if tail else [], b"")
+
+    @staticmethod
+    def _split_lines(fd: int, publish: Any, limit: int | None) -> bytes:
+        """Read ``fd`` in large blocks until end of file; after each block, ``publish(lines, pending)``:
+        the complete lines it ended and the bytes after the last newline. ``limit``: keep at most this
+        many bytes of a line (stderr). Returns the bytes after the last newline at end of file."""
+        pending = bytearray()
         try:
-            for line in iter(stream.readline, b""):
-                self.stderr.append(line.decode("utf-8", "replace").rstrip("\r\n"))
+            while True:
+                block = os.read(fd, _READ_BLOCK)
+                if not block:
+                    break
+                lines: list[bytes] = []
+                start = 0
+                while (end := block.find(b"\n", start)) >= 0:
+                    if pending:
+                        pending += block[start : end + 1]
+                        line = bytes(pending)
+                        pending.clear()
+                    else:
+                        line = block[start : end + 1]
+                    lines.append(line[:limit] if limit is not None else line)
+                    start = end + 1
+                if start < len(block):
+                    if limit is None:
+                        pending += block[start:]
+                    elif len(pending) < limit:
+                        pending += block[start : start + limit - len(pending)]
+                publish(lines, bytes(pending[:4096]))  # never copy a long line's start whole
         except (OSError, ValueError):
             pass
+        return bytes(pending)
+
+    def leftover(self) -> str | None:
+        """A non-blank line (or part of one) the process has written and nobody asked for yet, shown; None
+        when there is none. Blank lines are dropped; the end of stdout stays for :meth:`receive`."""
+        with self._out_lock:
+            while True:
+                try:
+                    raw = self.lines.get_nowait()
+                except queue.Empty:
+                    break
+                if raw is _EOF:
+                    self.lines.put(_EOF)  # the last item: receive() reports it
+                    break
+                if raw.strip():
+                    return _shown(raw)
+            if self._stdout_pending.strip():
+                return _shown(self._stdout_pending) + " (without its newline yet)"
+        return None
 
     @property
     def pid(self) -> int:
@@ -138,8 +225,11 @@ class _Process:
 
     @staticmethod
     def _write(stdin: Any, data: bytes) -> None:
+        view = memoryview(data)
         try:
-            stdin.write(data)
+            while view:  # an unbuffered write may take only part of a big line
+                written = stdin.write(view)
+                view = view[written or 0 :]
             stdin.flush()
         except (OSError, ValueError) as exc:
             raise ProtocolFailure(f"cannot write to its stdin ({type(exc).__name__}: {exc})") from exc
@@ -166,13 +256,19 @@ class _Process:
                 continue  # blank lines are tolerated
             try:
                 message = json.loads(text, parse_constant=_reject_constant)
+            except RecursionError:
+                raise _too_deep(text, what) from None
             except ValueError as exc:
                 raise ProtocolFailure(
                     f"it wrote a line that is not JSON ({exc}) where {what} was expected: {_shown(text)}"
                 ) from None
+            if _deeper_than(message, MAX_ANSWER_DEPTH, text):
+                raise _too_deep(text, what)
             if not isinstance(message, dict):
-                raise ProtocolFailure(f"it wrote {type(message).__name__} JSON where {what} (an object) "
-                                      f"was expected: {_shown(text)}")
+                raise ProtocolFailure(
+                    f"it wrote {type(message).__name__} JSON where {what} (an object) "
+                    f"was expected: {_shown(text)}"
+                )
             return message
 
     def stderr_tail(self) -> str:
@@ -180,6 +276,8 @@ class _Process:
         if self.popen.poll() is not None:
             self._err.join(1.0)
         lines = list(self.stderr)[-_STDERR_TAIL_LINES:]
+        if self._stderr_pending.strip():
+            lines = [*lines[1 - _STDERR_TAIL_LINES :], self._stderr_pending.decode("utf-8", "replace")]
         text = "\n".join(lines)
         if len(text) > _STDERR_TAIL_CHARS:
             text = "…" + text[-_STDERR_TAIL_CHARS:]
@@ -222,10 +320,37 @@ class _Process:
 
 
 def _shown(line: str | bytes) -> str:
+    line = line[: _SHOWN_LINE_CHARS * 4 + 2]  # never copy a huge line whole
     if isinstance(line, bytes):
         line = line.decode("utf-8", "replace")
     line = line.rstrip("\r\n")
     return repr(line if len(line) <= _SHOWN_LINE_CHARS else line[:_SHOWN_LINE_CHARS] + "…")
+
+
+def _too_deep(text: str, what: str) -> ProtocolFailure:
+    return ProtocolFailure(
+        f"its answer is nested too deeply: more than {MAX_ANSWER_DEPTH} levels of arrays and objects "
+        f"(toolwire reads answers up to {MAX_ANSWER_DEPTH} levels deep) where {what} was expected: "
+        f"{_shown(text)}"
+    )
+
+
+def _deeper_than(value: Any, limit: int, text: str) -> bool:
+    """Whether ``value`` (parsed from ``text``) nests arrays and objects more than ``limit`` levels deep."""
+    if text.count("[") + text.count("{") <= limit:
+        return False  # not even that many containers: the common case, at the cost of two scans
+    level = [value] if isinstance(value, dict | list) else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > limit:
+            return True
+        below: list[Any] = []
+        for node in level:
+            items = node.values() if isinstance(node, dict) else node
+            below.extend(v for v in items if isinstance(v, dict | list))
+        level = below
+    return False
 
 
 def _is_seq(value: Any) -> bool:
@@ -261,7 +386,9 @@ class SubprocessAdapter(Adapter):
         self.timeout = timeout
         self.restarts = 0
         self._proc: _Process | None = None
-        self._seq = 0
+        self._id = 0  # the last request id (and seq) handed out: one counter for both
+        #: protocol violations noticed after the check that made them had ended (also warned)
+        self.late_violations: list[str] = []
         self._lock = threading.RLock()
         self._closed = False
         self._failed_restarts = 0
@@ -377,21 +504,52 @@ class SubprocessAdapter(Adapter):
                 f"answer: {_shown(json.dumps(message, ensure_ascii=False))}"
             )
 
-    def _check_answer(self, message: dict[str, Any], seq: int, schema: str, result_key: str) -> None:
-        got = message.get("seq")
-        if not _is_seq(got) or got != seq:
+    def _check_answer(
+        self, proc: _Process, answer: dict[str, Any], request: dict[str, Any], first: int, what: str
+    ) -> None:
+        """Pair ``answer`` with ``request`` (the call's first request had id ``first``): a line answering
+        an earlier request of this call is this call's fault; one answering a request of an earlier call
+        (sent to this process) is :class:`_Stale`, that call's fault."""
+        rid, seq = request["id"], request["seq"]
+        if "id" in answer:
+            got = answer["id"]
+            if got == rid:
+                proc.echoes_ids = True
+            elif _is_seq(got) and first <= got < rid:
+                raise ProtocolFailure(
+                    f"it answered id {got} (an earlier message of {what}) again where the answer to id "
+                    f"{rid} was expected: {_shown(json.dumps(answer))}"
+                )
+            elif _is_seq(got) and self._call_of(proc, got, by_id=True) is not None:
+                raise _Stale(self._stale_text(proc, got, answer, by_id=True))
+            else:
+                raise ProtocolFailure(
+                    f"it answered with id {got!r} to request id {rid} ({what}): {_shown(json.dumps(answer))}"
+                )
+        elif proc.echoes_ids:
             raise ProtocolFailure(
-                f"it answered with seq {got!r} to request seq {seq}: {_shown(json.dumps(message))}"
+                f"its answer has no id (its earlier answers echoed theirs; {what}, id {rid}): "
+                f"{_shown(json.dumps(answer))}"
             )
-        self._validate(message, schema)
-        present = [k for k in (result_key, "error", "crash") if k in message]
+        got = answer.get("seq")
+        if not _is_seq(got) or got != seq:
+            if "id" not in answer and _is_seq(got) and self._call_of(proc, got, by_id=False) is not None:
+                raise _Stale(self._stale_text(proc, got, answer, by_id=False))
+            raise ProtocolFailure(
+                f"it answered with seq {got!r} to request seq {seq}: {_shown(json.dumps(answer))}"
+            )
+        schema, result_key = (
+            ("translate-answer", "payload") if request["cmd"] == "translate" else ("stream-answer", "events")
+        )
+        self._validate(answer, schema)
+        present = [k for k in (result_key, "error", "crash") if k in answer]
         if len(present) != 1:
             raise ProtocolFailure(
                 f"an answer needs exactly one of {result_key!r}, 'error', 'crash'; got "
-                f"{present or 'none'}: {_shown(json.dumps(message))}"
+                f"{present or 'none'}: {_shown(json.dumps(answer))}"
             )
-        if "error" in message:
-            err = message["error"]
+        if "error" in answer:
+            err = answer["error"]
             if (
                 not isinstance(err, dict)
                 or not isinstance(err.get("code"), str)
@@ -403,21 +561,55 @@ class SubprocessAdapter(Adapter):
                     "'error' must be {code: string, message: string, path: string or null}; got "
                     + _shown(json.dumps(err))
                 )
-        if result_key == "events" and "events" in message and not isinstance(message["events"], list):
-            raise ProtocolFailure(f"'events' must be a list; got {_shown(json.dumps(message['events']))}")
+        if result_key == "events" and "events" in answer and not isinstance(answer["events"], list):
+            raise ProtocolFailure(f"'events' must be a list; got {_shown(json.dumps(answer['events']))}")
+
+    @staticmethod
+    def _call_of(proc: _Process, number: int, *, by_id: bool) -> str | None:
+        """The earlier call (sent to ``proc``, ended) that request id (or seq) ``number`` belonged to."""
+        *earlier, (current, _, _) = proc.calls
+        if by_id and (not earlier or not earlier[0][0] <= number < current):
+            return None
+        for first, seq, what in reversed(earlier):
+            if (by_id and number >= first) or (not by_id and number == seq):
+                return what
+        return None
+
+    def _stale_text(self, proc: _Process, number: int, answer: dict[str, Any], *, by_id: bool) -> str:
+        what = self._call_of(proc, number, by_id=by_id)
+        key = "id" if by_id else "seq"
+        return (
+            f"it answered {what} ({key} {number}) once more after that request had its answer: "
+            f"{_shown(json.dumps(answer))}"
+        )
 
     def _exchange(
-        self, message: dict[str, Any], deadline: float | None, schema: str, result_key: str
+        self, request: dict[str, Any], deadline: float | None, first: int, what: str
     ) -> dict[str, Any]:
+        """Send one request, return its answer, checked; anything else it writes is a protocol error."""
         proc = self._process()
-        proc.send(message, deadline)
-        answer = proc.receive(deadline, f"the answer to {message['cmd']} seq {message['seq']}")
-        self._check_answer(answer, message["seq"], schema, result_key)
+        if request["id"] == first:  # a new call: the channel must be clean
+            proc.calls.append((first, request["seq"], what))
+            extra = proc.leftover()
+            if extra is not None:
+                if len(proc.calls) > 1:
+                    earlier = proc.calls[-2][2]
+                    raise _Stale(f"it wrote another line after its answer to {earlier}: {extra}")
+                raise ProtocolFailure(f"it wrote a line nobody asked for before {what}: {extra}")
+        proc.send(request, deadline)
+        label = f"the answer to {what}" + (
+            f", message id {request['id']}" if request["cmd"] == "stream" else ""
+        )
+        answer = proc.receive(deadline, label)
+        self._check_answer(proc, answer, request, first, what)
+        extra = proc.leftover()
+        if extra is not None:
+            raise ProtocolFailure(f"it wrote another line after {label}: {extra}")
         return answer
 
-    def _next_seq(self) -> int:
-        self._seq += 1
-        return self._seq
+    def _next_id(self) -> int:
+        self._id += 1
+        return self._id
 
     def _deadline(self) -> float | None:
         return time.monotonic() + self.timeout if self.timeout else None
@@ -438,26 +630,49 @@ class SubprocessAdapter(Adapter):
             )
         return Answer("error", error=refusal, duration_ms=elapsed)
 
+    def _abandon(self, exc: _Stale) -> None:
+        """An earlier call's extra answer showed up during this one: kill the process (this call runs
+        again on a fresh one) and report the violation, which no check can be charged with any more."""
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            proc.kill()
+        text = (
+            f"the implementation {shlex.join(self.argv)!r}"
+            + (f" (pid {proc.pid})" if proc else "")
+            + f" broke the protocol: {exc}; noticed during the next request, which was sent again to a "
+            "new process"
+        )
+        self.late_violations.append(text)
+        warnings.warn(text, ProtocolWarning, stacklevel=3)
+
     # -- the Adapter interface --------------------------------------------------------------------------
     def translate(self, kind: str, source: str, target: str, payload: Any, profile: dict[str, str]) -> Answer:
         """One ``translate`` request; never raises (except KeyboardInterrupt)."""
         start = time.perf_counter()
         with self._lock:
-            message = {
-                "cmd": "translate",
-                "seq": self._next_seq(),
-                "kind": kind,
-                "source": source,
-                "target": target,
-                "profile": dict(profile),
-                "payload": payload,
-            }
-            try:
-                answer = self._exchange(message, self._deadline(), "translate-answer", "payload")
-            except ProtocolFailure as exc:
-                return Answer("crash", crash=self._fail(exc), duration_ms=_ms(start))
-            except (TypeError, ValueError) as exc:  # the payload is not JSON: the harness's fault
-                return Answer("crash", crash=f"toolwire harness error: {exc}", duration_ms=_ms(start))
+            while True:  # at most twice: a fresh process cannot answer an earlier request
+                number = self._next_id()
+                message = {
+                    "cmd": "translate",
+                    "seq": number,
+                    "id": number,
+                    "kind": kind,
+                    "source": source,
+                    "target": target,
+                    "profile": dict(profile),
+                    "payload": payload,
+                }
+                what = f"translate seq {number} ({kind} {source} -> {target})"
+                try:
+                    answer = self._exchange(message, self._deadline(), number, what)
+                except _Stale as exc:
+                    self._abandon(exc)
+                    continue
+                except ProtocolFailure as exc:
+                    return Answer("crash", crash=self._fail(exc), duration_ms=_ms(start))
+                except (TypeError, ValueError) as exc:  # the payload is not JSON: the harness's fault
+                    return Answer("crash", crash=f"toolwire harness error: {exc}", duration_ms=_ms(start))
+                break
         if "payload" in answer:
             return Answer("payload", payload=answer["payload"], duration_ms=_ms(start))
         return self._refusal_or_crash(answer, _ms(start))
@@ -483,24 +698,41 @@ class SubprocessAdapter(Adapter):
         self, source: str, target: str, events: list[Any], profile: dict[str, str]
     ) -> tuple[Answer, list[list[Any]]]:
         """A stream, one event at a time, and the events produced after each input event and after the
-        end (``len(events) + 1`` batches when the stream completes), so incrementality can be judged."""
+        end (``len(events) + 1`` batches when the stream completes), so incrementality can be judged.
+        The stream has one ``seq``; each of its messages has its own ``id``."""
         start = time.perf_counter()
-        batches: list[list[Any]] = []
         with self._lock:
-            seq = self._next_seq()
-            deadline = self._deadline()
-            head = {"cmd": "stream", "seq": seq, "source": source, "target": target, "profile": dict(profile)}
-            try:
-                for message in [*({**head, "event": e} for e in events), {**head, "end": True}]:
-                    answer = self._exchange(message, deadline, "stream-answer", "events")
-                    if "events" not in answer:
-                        return self._refusal_or_crash(answer, _ms(start)), batches
-                    batches.append(answer["events"])
-            except ProtocolFailure as exc:
-                return Answer("crash", crash=self._fail(exc), duration_ms=_ms(start)), batches
-            except (TypeError, ValueError) as exc:
-                text = f"toolwire harness error: {exc}"
-                return Answer("crash", crash=text, duration_ms=_ms(start)), batches
+            while True:  # at most twice, as in translate()
+                try:
+                    answer, batches = self._stream_once(source, target, events, profile, start)
+                except _Stale as exc:
+                    self._abandon(exc)
+                    continue
+                return answer, batches
+
+    def _stream_once(
+        self, source: str, target: str, events: list[Any], profile: dict[str, str], start: float
+    ) -> tuple[Answer, list[list[Any]]]:
+        batches: list[list[Any]] = []
+        seq = self._next_id()
+        deadline = self._deadline()
+        head = {"cmd": "stream", "seq": seq, "source": source, "target": target, "profile": dict(profile)}
+        what = f"stream seq {seq} ({source} -> {target})"
+        try:
+            for index in range(len(events) + 1):
+                body = {"event": events[index]} if index < len(events) else {"end": True}
+                message = {**head, "id": seq if index == 0 else self._next_id(), **body}
+                answer = self._exchange(message, deadline, seq, what)
+                if "events" not in answer:
+                    return self._refusal_or_crash(answer, _ms(start)), batches
+                batches.append(answer["events"])
+        except _Stale:
+            raise
+        except ProtocolFailure as exc:
+            return Answer("crash", crash=self._fail(exc), duration_ms=_ms(start)), batches
+        except (TypeError, ValueError) as exc:
+            text = f"toolwire harness error: {exc}"
+            return Answer("crash", crash=text, duration_ms=_ms(start)), batches
         produced = [event for batch in batches for event in batch]
         return Answer("payload", payload=produced, duration_ms=_ms(start)), batches
 

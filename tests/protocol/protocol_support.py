@@ -32,8 +32,16 @@ TOY = textwrap.dedent(
             sys.exit(5)
         open(marker, "w").close()
 
-    def out(obj):
-        sys.stdout.write(json.dumps(obj) + "\n")
+    ids = "--no-ids" not in args  # a harness written before answers echoed the request's id
+    msg = {}
+
+    def encode(obj):
+        if ids and "id" in msg:
+            obj = {**obj, "id": msg["id"]}
+        return json.dumps(obj) + "\n"
+
+    def out(obj, times=1):
+        sys.stdout.write(encode(obj) * times)  # one write, however many times
         sys.stdout.flush()
 
     for line in sys.stdin:
@@ -64,6 +72,12 @@ TOY = textwrap.dedent(
                 out({"seq": seq, "error": {"code": "payload.invalid", "message": "no", "path": ""}})
             elif msg["event"].get("data") == "quiet":
                 out({"seq": seq, "events": []})
+            elif msg["event"].get("data") == "twice":  # the answer, twice
+                out({"seq": seq, "events": [msg["event"]]}, times=2)
+            elif msg["event"].get("data") == "twice_late":  # the answer, then again a moment later
+                out({"seq": seq, "events": [msg["event"]]})
+                time.sleep(0.5)
+                out({"seq": seq, "events": [msg["event"]]})
             else:
                 out({"seq": seq, "events": [msg["event"]]})
             continue
@@ -96,6 +110,28 @@ TOY = textwrap.dedent(
         elif do == "blank_then_echo":
             sys.stdout.write("\n")
             out({"seq": seq, "payload": payload})
+        elif do == "twice":  # the answer, twice
+            out({"seq": seq, "payload": payload}, times=2)
+        elif do == "twice_late":  # the answer, then again once toolwire has taken the first
+            out({"seq": seq, "payload": payload})
+            time.sleep(1)
+            out({"seq": seq, "payload": payload})
+        elif do == "answer_then_garbage":
+            sys.stdout.write(encode({"seq": seq, "payload": payload}) + "DEBUG done\n")
+            sys.stdout.flush()
+        elif do == "big":  # an answer of payload["size"] bytes and more, on one line
+            out({"seq": seq, "payload": {"do": "big", "blob": "x" * payload["size"]}})
+        elif do == "deep":  # an answer nested payload["depth"] arrays deep
+            depth = payload["depth"]
+            ident = ', "id": %d' % msg["id"] if ids and "id" in msg else ""
+            sys.stdout.write('{"seq": %d%s, "payload": %s%s}\n' % (seq, ident, "[" * depth, "]" * depth))
+            sys.stdout.flush()
+        elif do == "half_line_hang":  # the start of an answer, no newline, then nothing
+            sys.stdout.write('{"seq": %d, "payl' % seq)
+            sys.stdout.flush()
+            sys.stderr.write("toy: stuck mid-line")  # no newline either
+            sys.stderr.flush()
+            time.sleep(60)
     """
 )
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from protocol_support import python_cmd, write_toy
 from toolwire.adapters import AdapterError, default_timeout, load_adapter
-from toolwire.subprocess_adapter import SubprocessAdapter
+from toolwire.subprocess_adapter import MAX_ANSWER_DEPTH, ProtocolWarning, SubprocessAdapter
 from toolwire.wire import validate_file
 
 
@@ -78,7 +78,8 @@ def test_every_request_sent_is_schema_valid(toy) -> None:
     for request in requests:
         assert validate_file("protocol/request.schema.json", request) == [], request
     seqs = [r["seq"] for r in requests if "seq" in r]
-    assert seqs == [1, 2, 2, 2, 3]
+    assert seqs == [1, 2, 2, 2, 5]  # a stream has one seq, taken from the id of its first message
+    assert [r["id"] for r in requests if "id" in r] == [1, 2, 3, 4, 5]  # every message has its own id
     assert all(line.isascii() for line in lines)
 
 
@@ -125,6 +126,42 @@ def test_hang_times_out_and_restarts(toy) -> None:
     assert adapter.restarts == 1
 
 
+def test_a_large_answer_comes_through_with_the_default_timeout(toy) -> None:
+    adapter = toy()  # the default timeout (10 s): reading a byte per read() took ~20 s for 20 MB
+    size = 20 * 1024 * 1024
+    answer = _t(adapter, {"do": "big", "size": size})
+    assert answer.status == "payload", answer.crash
+    assert answer.payload["blob"] == "x" * size
+    big_request = {"do": "echo", "blob": "y" * (4 * 1024 * 1024)}  # a large request goes through too
+    assert _t(adapter, big_request).payload == big_request
+    assert adapter.restarts == 0
+
+
+@pytest.mark.parametrize("depth", [100_000, MAX_ANSWER_DEPTH + 1])
+def test_a_too_deep_answer_is_the_implementations_fault(toy, depth: int) -> None:
+    adapter = toy()
+    answer = _t(adapter, {"do": "deep", "depth": depth})
+    assert answer.status == "crash"
+    assert "nested too deeply" in answer.crash and f"more than {MAX_ANSWER_DEPTH} levels" in answer.crash
+    assert "toolwire harness error" not in answer.crash
+    assert "a new process serves the next check" in answer.crash
+    assert _t(adapter, {"do": "echo"}).payload == {"do": "echo"}
+    assert adapter.restarts == 1
+    nested = _t(adapter, {"do": "deep", "depth": MAX_ANSWER_DEPTH - 1})  # exactly the limit
+    assert nested.status == "payload"
+    assert adapter.restarts == 1
+
+
+def test_half_a_line_then_silence_is_a_hang_with_the_partial_stderr(toy) -> None:
+    adapter = toy(timeout=0.5)
+    answer = _t(adapter, {"do": "half_line_hang"})
+    assert answer.status == "crash"
+    assert "did not answer within 0.5 s (hung" in answer.crash
+    assert "toy: stuck mid-line" in answer.crash  # a stderr line without its newline is shown too
+    assert _t(adapter, {"do": "echo"}).status == "payload"
+    assert adapter.restarts == 1
+
+
 @pytest.mark.parametrize(
     ("do", "words"),
     [
@@ -141,6 +178,75 @@ def test_protocol_errors_are_errored_and_restarted(toy, do: str, words: list[str
         assert word in answer.crash
     assert _t(adapter, {"do": "echo"}).status == "payload"
     assert adapter.restarts == 1
+
+
+STREAM_EVENTS = [{"data": {"n": 1}}, {"data": {"n": 2}}]
+
+
+def _stream_is_right(adapter: SubprocessAdapter) -> None:
+    answer, batches = adapter.stream("openai-chat", "anthropic", STREAM_EVENTS, {})
+    assert answer.status == "payload", answer.crash
+    assert batches == [[STREAM_EVENTS[0]], [STREAM_EVENTS[1]], [{"data": "end"}]]
+
+
+@pytest.mark.parametrize("args", [(), ("--no-ids",)])
+@pytest.mark.parametrize(("do", "extra"), [("twice", "seq 1"), ("answer_then_garbage", "DEBUG done")])
+def test_an_extra_line_after_an_answer_errors_its_own_check(toy, args, do: str, extra: str) -> None:
+    adapter = toy(*args)
+    answer = _t(adapter, {"do": do})
+    assert answer.status == "crash"
+    assert "it wrote another line after the answer to translate seq 1" in answer.crash
+    assert extra in answer.crash
+    assert _t(adapter, {"do": "echo"}).payload == {"do": "echo"}  # the next check: a clean channel
+    _stream_is_right(adapter)
+    assert adapter.restarts == 1 and adapter.late_violations == []
+
+
+@pytest.mark.parametrize("twice", ["twice", "twice_late"])
+def test_a_duplicate_answer_inside_a_stream_errors_that_stream(toy, twice: str) -> None:
+    adapter = toy()
+    events = [{"data": {"n": 1}}, {"data": twice}, {"data": {"n": 3}}]
+    answer, batches = adapter.stream("openai-chat", "anthropic", events, {})
+    assert answer.status == "crash"
+    assert "stream seq 1" in answer.crash
+    assert "answered id 2 (an earlier message of stream seq 1" in answer.crash or (
+        "wrote another line after the answer to stream seq 1" in answer.crash
+    )
+    assert batches[0] == [events[0]]  # and nothing after the message answered twice
+    assert len(batches) <= 2
+    _stream_is_right(adapter)  # the next stream runs on a fresh process, in step
+    assert _t(adapter, {"do": "echo"}).status == "payload"
+    assert adapter.restarts == 1
+
+
+def test_a_late_extra_answer_is_reported_and_the_next_check_is_sent_again(toy) -> None:
+    adapter = toy()
+    first = _t(adapter, {"do": "twice_late", "n": 1})
+    assert first.status == "payload"  # answered once when toolwire took the answer
+    with pytest.warns(ProtocolWarning, match=r"answered translate seq 1 .*once more"):
+        second = _t(adapter, {"do": "echo", "n": 2})
+    assert second.status == "payload" and second.payload == {"do": "echo", "n": 2}
+    assert adapter.restarts == 1
+    [violation] = adapter.late_violations
+    assert "sent again to a new process" in violation
+    _stream_is_right(adapter)
+
+
+def test_a_stale_seq_from_a_harness_without_ids_is_the_earlier_checks(toy) -> None:
+    adapter = toy("--no-ids")
+    assert _t(adapter, {"do": "twice_late"}).status == "payload"
+    with pytest.warns(ProtocolWarning, match=r"translate seq 1 \(tools canonical -> openai-chat\) \(seq 1\)"):
+        assert _t(adapter, {"do": "echo"}).status == "payload"
+    _stream_is_right(adapter)
+    assert adapter.restarts == 1
+
+
+def test_answers_must_keep_echoing_ids(toy) -> None:
+    adapter = toy()
+    assert _t(adapter, {"do": "echo"}).status == "payload"
+    adapter._proc.echoes_ids = True
+    answer = _t(adapter, {"do": "wrong_seq"})
+    assert "answered with seq 102 to request seq 2" in answer.crash
 
 
 def test_reported_crash_and_protocol_codes_keep_the_process(toy) -> None:

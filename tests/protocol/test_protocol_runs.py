@@ -10,7 +10,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from protocol_support import python_cmd, read_records, small_corpus, toolwire_run
+from protocol_support import REPO, python_cmd, read_records, small_corpus, toolwire_run
 from toolwire.adapters import load_adapter
 from toolwire.checks import run_check
 from toolwire.corpus import load_corpus, resolve_profile
@@ -128,8 +128,11 @@ def _key(check, profiles) -> str:
     )
 
 
-def _bad_checks(corpus_root: Path) -> tuple[dict[str, str], dict[str, str]]:
-    """Three checks whose request no other check (or round trip) sends: role -> check id, role -> key."""
+def _bad_checks(
+    corpus_root: Path, roles: tuple[str, ...] = ("crash", "hang", "garbage")
+) -> tuple[dict[str, str], dict[str, str]]:
+    """Checks whose request no other check (or round trip) sends, one per role (two or three, spread over
+    the corpus): role -> check id, role -> key."""
     corpus = load_corpus(corpus_root)
     checks = corpus.checks()
     keys: dict[str, int] = {}
@@ -145,7 +148,8 @@ def _bad_checks(corpus_root: Path) -> tuple[dict[str, str], dict[str, str]]:
         and (c.kind, c.source, c.target) not in back_legs
     ]
     assert len(eligible) >= 3
-    chosen = {"crash": eligible[0], "hang": eligible[len(eligible) // 2], "garbage": eligible[-1]}
+    spread = [eligible[0], eligible[len(eligible) // 2], eligible[-1]]
+    chosen = dict(zip(roles, spread if len(roles) == 3 else [spread[0], spread[2]], strict=True))
     return {role: c.id for role, c in chosen.items()}, {
         role: _key(c, corpus.profiles) for role, c in chosen.items()
     }
@@ -248,3 +252,77 @@ def test_max_errors_under_xdist(tmp_path: Path) -> None:
     assert all("tool_choice is not my thing" in r["message"] for r in errored)
     choice_checks = [c for c in load_corpus(corpus_root).checks() if c.kind == "tool_choice"]
     assert len(errored) < len(choice_checks)
+
+
+RULE_BREAKER = textwrap.dedent(
+    '''
+    """The reference harness, except that it breaks a pairing rule once each: it answers one translate
+    request twice (both lines in one write), answers the first stream message of the run twice, and
+    answers one translate request with 100,000 nested arrays."""
+    import json, os, sys
+
+    from toolwire_reference.harness import Session
+
+    bad = json.loads(os.environ["BAD_CASES"])
+    marker = os.environ["BAD_MARKER"]  # the stream duplicate happens once per run, not once per process
+    session = Session()
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if msg.get("cmd") == "bye":
+            break
+        answer = json.dumps(session.handle(msg)) + "\\n"
+        if msg.get("cmd") == "translate":
+            key = json.dumps([msg["kind"], msg["source"], msg["target"], msg["profile"], msg["payload"]],
+                             sort_keys=True)
+            if key == bad["twice"]:
+                answer *= 2
+            elif key == bad["deep"]:
+                answer = '{"seq": %d, "id": %d, "payload": %s%s}\\n' % (
+                    msg["seq"], msg["id"], "[" * 100_000, "]" * 100_000)
+        elif msg.get("cmd") == "stream" and "event" in msg and not os.path.exists(marker):
+            open(marker, "w").close()
+            print("rule breaker: answering this stream message twice", file=sys.stderr, flush=True)
+            answer *= 2
+        sys.stdout.write(answer)
+        sys.stdout.flush()
+    '''
+)
+
+
+def test_a_harness_breaking_the_pairing_rules_errors_exactly_those_checks(tmp_path: Path) -> None:
+    corpus_root = small_corpus(tmp_path, ("choice",))
+    streams = sorted((REPO / "corpus" / "cases" / "streams").glob("*.json"))[:2]
+    (corpus_root / "cases" / "streams").mkdir()
+    for case in streams:
+        shutil.copy(case, corpus_root / "cases" / "streams" / case.name)
+    ids, keys = _bad_checks(corpus_root, ("twice", "deep"))
+    (tmp_path / "breaker.py").write_text(RULE_BREAKER, encoding="utf-8")
+    proc = toolwire_run(
+        tmp_path / "out",
+        "--adapter",
+        python_cmd(tmp_path / "breaker.py"),
+        "--corpus",
+        str(corpus_root),
+        "--name",
+        "breaker",
+        env={"BAD_CASES": json.dumps(keys), "BAD_MARKER": str(tmp_path / "stream-broken")},
+    )
+    assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-3000:]
+    _, records, footer = read_records(tmp_path / "out" / "breaker.results.jsonl")
+    assert footer is not None and footer["complete"] is True
+    errored = {i: r["message"] for i, r in records.items() if r["outcome"] == "errored"}
+    assert "it wrote another line after the answer to translate seq" in errored.pop(ids["twice"])
+    deep = errored.pop(ids["deep"])
+    assert "nested too deeply" in deep and "toolwire harness error" not in deep
+    [(stream_id, stream)] = errored.items()  # the first stream check of the run, and nothing else
+    corpus = load_corpus(corpus_root)
+    first_stream = next(c.id for c in corpus.checks() if c.kind == "stream")
+    assert stream_id == first_stream
+    assert "stream seq" in stream and "rule breaker: answering this stream message twice" in stream
+    # every other check ran on a clean channel: the same outcome as the reference in-process
+    reference = load_adapter("reference")
+    for check in corpus.checks():
+        if check.id not in (ids["twice"], ids["deep"], stream_id):
+            assert records[check.id]["outcome"] == run_check(reference, check, corpus.profiles).outcome, (
+                check.id
+            )

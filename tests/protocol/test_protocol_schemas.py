@@ -82,6 +82,10 @@ def test_every_doc_example_is_valid() -> None:
         ("translate-answer", {"seq": 1, "error": {"code": "tool.missing_name"}}),
         ("translate-answer", {"seq": 1, "error": {"code": "Bad", "message": "x"}}),
         ("stream-answer", {"seq": 1, "events": {}}),
+        ("stream-answer", {"seq": 1, "id": 0, "events": []}),
+        ("translate-answer", {"seq": 1, "id": "1", "payload": 1}),
+        ("request", {"cmd": "stream", "seq": 1, "id": 1.5, "source": "a", "target": "b", "profile": {},
+                     "end": True}),
         ("hello-answer", {"protocol": 1, "implementation": {"name": "x", "version": "1", "language": "go"}}),
         (
             "hello-answer",
@@ -148,6 +152,19 @@ def test_reference_harness_session_answers_by_the_schemas() -> None:
     assert bad["error"]["code"] == "protocol.bad_request"
     for answer in (ok, refused, bad):
         assert validate_file("protocol/translate-answer.schema.json", answer) == []
+
+
+def test_reference_harness_echoes_ids() -> None:
+    session = Session()
+    head = {"cmd": "stream", "seq": 3, "source": "openai-chat", "target": "anthropic", "profile": {}}
+    assert session.handle({**head, "id": 3, "event": {"data": "[DONE]"}})["id"] == 3
+    assert session.handle({**head, "id": 4, "end": True})["id"] == 4
+    assert "id" not in session.handle({**head, "end": True})  # a request without id: an answer without
+    assert session.handle({"cmd": "dance", "seq": 5, "id": 5}) == {
+        "seq": 5,
+        "id": 5,
+        "error": {"code": "protocol.unsupported", "message": "unknown command 'dance'", "path": None},
+    }
 
 
 def test_reference_harness_main_loop() -> None:
