@@ -15,6 +15,7 @@ back (kind ``response``), or, for a streaming request, read incrementally and re
   ``error.code`` and ``error.param`` (the JSON Pointer) for OpenAI and Anthropic clients, an
   ``ErrorInfo`` detail (``reason`` = code, ``metadata.path``) for Gemini clients. Mid-stream, it is the
   client dialect's error event, and the stream ends.
+- Upstream connections are not capped: every open stream holds one.
 - The client's API key (``x-api-key``, ``Authorization: Bearer``, ``x-goog-api-key`` or ``?key=``) is sent
   in the upstream's header (``TOOLWIRE_UPSTREAM_API_KEY`` replaces it when set). Keys are never logged.
 
@@ -219,7 +220,7 @@ def _json_response(body: Any, status: int) -> Any:
 
 def build_app(client: str, upstream: str, upstream_url: str, profile: Mapping[str, str] | None = None) -> Any:
     """The aiohttp application of a proxy from ``client`` dialect clients to an ``upstream`` server."""
-    from aiohttp import ClientSession, ClientTimeout, web
+    from aiohttp import ClientSession, ClientTimeout, TCPConnector, web
 
     for role, dialect in (("client", client), ("upstream", upstream)):
         if dialect not in PROVIDER_DIALECTS:
@@ -229,7 +230,11 @@ def build_app(client: str, upstream: str, upstream_url: str, profile: Mapping[st
     app = web.Application(client_max_size=64 * 1024 * 1024)
 
     async def session_ctx(app: Any) -> Any:
-        app["session"] = ClientSession(timeout=ClientTimeout(total=None, sock_connect=30, sock_read=600))
+        # no cap on upstream connections: every client stream holds one for as long as it lasts
+        app["session"] = ClientSession(
+            connector=TCPConnector(limit=0),
+            timeout=ClientTimeout(total=None, sock_connect=30, sock_read=600),
+        )
         yield
         await app["session"].close()
 
