@@ -17,7 +17,9 @@ back (kind ``response``), or, for a streaming request, read incrementally and re
   client dialect's error event, and the stream ends.
 - A client's bad input is its error, never the upstream's nor a bare 500: a body that is not UTF-8 or
   not JSON, that holds a lone surrogate (``"\\ud800"``: no Unicode text) or nests too deeply to read or
-  translate is a 400 ``payload.invalid`` in the client's error shape.
+  translate is a 400 ``payload.invalid`` in the client's error shape. ``request.unsupported_field`` names
+  the member and the ``--profile`` values that accept it (each tried on that request), or says that none
+  does and where it could be supported.
 - An upstream's bad output (not UTF-8, not JSON, a lone surrogate, too deep) is a 502
   ``response.invalid`` in the client's error shape; mid-stream, the client dialect's error event
   (``stream.invalid_event``) after the events that came before it, and the stream ends.
@@ -47,6 +49,7 @@ from typing import Any
 from toolwire_reference import TranslationError, translate
 from toolwire_reference.errors import pointer
 from toolwire_reference.profiles import resolve_profile
+from toolwire_reference.rules import PROFILE_VALUES
 from toolwire_reference.streams import StreamTranscoder
 from toolwire_reference.streams.sse import format_event, read_sse
 
@@ -352,6 +355,40 @@ class _Fault(Exception):
         self.status, self.message, self.code, self.path, self.note = status, message, code, path, note
 
 
+def unsupported_hint(
+    exc: TranslationError, body: Any, client: str, upstream: str, prof: Mapping[str, str]
+) -> str:
+    """What to add to a ``request.unsupported_field`` refusal: the member, and the profile values that
+    would accept it (each tried on this very request), or where its translation could be supported."""
+    member = exc.path or "/"
+    accepted: list[str] = []
+    for key, values in PROFILE_VALUES.items():
+        for value in values:
+            if value == prof.get(key):
+                continue
+            try:
+                translate("request", body, source=client, target=upstream, profile={**prof, key: value})
+            except TranslationError as again:
+                if (again.code, again.path) == (exc.code, exc.path):
+                    continue
+            except Exception:  # noqa: BLE001 - a profile that breaks otherwise accepts nothing here
+                continue
+            accepted.append(f"{key}={value}")
+    text = f" (request member {member}, {client} to {upstream})."
+    if accepted:
+        flags = " or ".join(f"--profile {a}" for a in accepted)
+        text += f" A translation profile accepts it: start toolwire serve with {flags}"
+        if "unsupported=degrade" in accepted:
+            text += " (unsupported=degrade drops what the target cannot express, this member included)"
+        return text + "; see corpus/profiles.json."
+    module = client.replace("-", "_")
+    return (
+        text + " No translation profile accepts it (corpus/profiles.json). It could be supported in the "
+        f"reference translator, where {client} requests are read "
+        f"(reference_impl/toolwire_reference/dialects/{module}_request.py), with a corpus case for it."
+    )
+
+
 def build_app(client: str, upstream: str, upstream_url: str, profile: Mapping[str, str] | None = None) -> Any:
     """The aiohttp application of a proxy from ``client`` dialect clients to an ``upstream`` server."""
     from aiohttp import ClientError, ClientSession, ClientTimeout, TCPConnector, web
@@ -365,6 +402,7 @@ def build_app(client: str, upstream: str, upstream_url: str, profile: Mapping[st
     base = upstream_url.rstrip("/")
     max_body = 64 * 1024 * 1024
     app = web.Application(client_max_size=max_body)
+    hints: dict[tuple[str, str, str], str] = {}
 
     async def session_ctx(app: Any) -> Any:
         # no cap on upstream connections: every client stream holds one for as long as it lasts
@@ -466,7 +504,15 @@ def build_app(client: str, upstream: str, upstream_url: str, profile: Mapping[st
         try:
             out = translate("request", body, source=client, target=upstream, profile=prof)
         except TranslationError as exc:
-            raise _Fault(400, f"toolwire: {exc.message}", exc.code, exc.path) from None
+            message = f"toolwire: {exc.message}"
+            if exc.code == "request.unsupported_field":
+                key = (exc.code, exc.path, exc.message)
+                if key not in hints:
+                    if len(hints) > 256:
+                        hints.clear()
+                    hints[key] = await asyncio.to_thread(unsupported_hint, exc, body, client, upstream, prof)
+                message = message.rstrip(".") + hints[key]
+            raise _Fault(400, message, exc.code, exc.path) from None
         except RecursionError:
             raise _Fault(400, too_deep("the request", body), "payload.invalid", "") from None
         except ValueError as exc:

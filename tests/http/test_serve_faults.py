@@ -276,6 +276,64 @@ def test_a_client_going_away_is_one_line_in_the_log(tmp_path: Path, upstream) ->
         assert all(re.search(r"-> 200 stream: the client went away after \d+ events", x) for x in lines[:3])
 
 
+def test_an_unsupported_member_names_itself_and_the_profile_that_accepts_it(tmp_path: Path, upstream) -> None:
+    body = json.loads(request_bytes("anthropic"))
+    body.update(thinking={"type": "enabled", "budget_tokens": 1024}, metadata={"user_id": "u-1"})
+    with serve(tmp_path, "anthropic", "openai-chat", upstream.url) as proxy:
+        status, answer = call(upstream, proxy.url + "/v1/messages", json.dumps(body).encode())
+    assert status == 400
+    err = answer["error"]
+    assert (err["code"], err["param"]) == ("request.unsupported_field", "/thinking")
+    assert "`thinking`" in err["message"] and "request member /thinking" in err["message"]
+    assert "--profile unsupported=degrade" in err["message"], err["message"]
+    assert upstream.bodies == []
+    # started so, the proxy drops it (its translation is another matter) and sends the rest
+    with serve(
+        tmp_path, "anthropic", "openai-chat", upstream.url, "--profile", "unsupported=degrade"
+    ) as proxy:
+        upstream.script = None
+
+        async def script(request, sent):
+            return await raw_answer(
+                json.dumps(
+                    {
+                        "id": "c",
+                        "object": "chat.completion",
+                        "created": 1,
+                        "model": "m",
+                        "choices": [
+                            {
+                                "index": 0,
+                                "finish_reason": "stop",
+                                "message": {"role": "assistant", "content": "ok"},
+                            }
+                        ],
+                    }
+                ).encode()
+            )
+
+        upstream.script = script
+        status, answer = call(upstream, proxy.url + "/v1/messages", json.dumps(body).encode())
+    assert status == 200, answer
+    assert "thinking" not in upstream.bodies[-1]
+
+
+def test_an_unsupported_member_no_profile_accepts_says_where_it_could_be_supported(monkeypatch) -> None:
+    from toolwire import serve as serve_module
+    from toolwire_reference import TranslationError
+
+    error = TranslationError("request.unsupported_field", "the anthropic member `x` has no equivalent", "/x")
+
+    def refuse(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(serve_module, "translate", refuse)
+    hint = serve_module.unsupported_hint(error, {"x": 1}, "anthropic", "gemini", {"unsupported": "error"})
+    assert "request member /x, anthropic to gemini" in hint
+    assert "No translation profile accepts it" in hint
+    assert "reference_impl/toolwire_reference/dialects/anthropic_request.py" in hint
+
+
 def test_a_bug_of_the_proxy_is_a_500_in_the_clients_shape_with_its_traceback(monkeypatch, caplog) -> None:
     from aiohttp import web
     from toolwire import serve as serve_module
