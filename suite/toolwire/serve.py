@@ -15,6 +15,17 @@ back (kind ``response``), or, for a streaming request, read incrementally and re
   ``error.code`` and ``error.param`` (the JSON Pointer) for OpenAI and Anthropic clients, an
   ``ErrorInfo`` detail (``reason`` = code, ``metadata.path``) for Gemini clients. Mid-stream, it is the
   client dialect's error event, and the stream ends.
+- A client's bad input is its error, never the upstream's nor a bare 500: a body that is not UTF-8 or
+  not JSON, that holds a lone surrogate (``"\\ud800"``: no Unicode text) or nests too deeply to read or
+  translate is a 400 ``payload.invalid`` in the client's error shape. ``request.unsupported_field`` names
+  the member and the ``--profile`` values that accept it (each tried on that request), or says that none
+  does and where it could be supported.
+- An upstream's bad output (not UTF-8, not JSON, a lone surrogate, too deep) is a 502
+  ``response.invalid`` in the client's error shape; mid-stream, the client dialect's error event
+  (``stream.invalid_event``) after the events that came before it, and the stream ends.
+- One log line per request (status, what happened, milliseconds); a client going away is one of them. A
+  traceback is logged only for a bug of the proxy itself, which the client gets as a 500 in its shape.
+- Upstream connections are not capped: every open stream holds one.
 - The client's API key (``x-api-key``, ``Authorization: Bearer``, ``x-goog-api-key`` or ``?key=``) is sent
   in the upstream's header (``TOOLWIRE_UPSTREAM_API_KEY`` replaces it when set). Keys are never logged.
 
@@ -30,12 +41,15 @@ import contextlib
 import json
 import logging
 import os
+import re
 import sys
 from collections.abc import Mapping
 from typing import Any
 
 from toolwire_reference import TranslationError, translate
+from toolwire_reference.errors import pointer
 from toolwire_reference.profiles import resolve_profile
+from toolwire_reference.rules import PROFILE_VALUES
 from toolwire_reference.streams import StreamTranscoder
 from toolwire_reference.streams.sse import format_event, read_sse
 
@@ -135,7 +149,7 @@ def upstream_error(dialect: str, status: int, raw: bytes) -> tuple[str, str | No
     """(message, type) of an upstream error body in ``dialect``'s shape (best effort)."""
     try:
         body = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):
         text = raw.decode("utf-8", "replace").strip()
         return (text[:1000] or f"upstream answered HTTP {status}"), None
     err = body.get("error") if isinstance(body, dict) else None
@@ -187,14 +201,28 @@ def upstream_headers(dialect: str, key: str | None, incoming: Mapping[str, str])
 
 
 class SSEParser:
-    """Incremental SSE reader: ``feed(bytes) -> events``, ``close() -> events`` (split UTF-8 is fine)."""
+    """Incremental SSE reader: ``feed(bytes) -> events``, ``close() -> events`` (split UTF-8 is fine).
+
+    Bytes that are no UTF-8 end the stream: the complete events before them are returned, nothing after
+    them, and ``broken`` says what and where (the byte offset in the stream)."""
 
     def __init__(self) -> None:
-        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self._decoder = codecs.getincrementaldecoder("utf-8")("strict")
         self._pending = ""
+        self._consumed = 0
+        self.broken: str | None = None
 
-    def feed(self, data: bytes) -> list[dict[str, Any]]:
-        self._pending += self._decoder.decode(data)
+    def _decode(self, data: bytes, final: bool = False) -> str:
+        held = len(self._decoder.getstate()[0])  # bytes of a character split across reads
+        try:
+            text = self._decoder.decode(data, final)
+        except UnicodeDecodeError as exc:  # exc.object: the held bytes, then data
+            self.broken = f"{exc.reason} at byte {self._consumed - held + exc.start}"
+            text = exc.object[: exc.start].decode("utf-8")
+        self._consumed += len(data)
+        return text
+
+    def _complete(self) -> list[dict[str, Any]]:
         if "\r" in self._pending:  # CRLF and CR end lines too; a CR at the end may be half of a CRLF
             hold = self._pending.endswith("\r")
             body = self._pending[:-1] if hold else self._pending
@@ -205,60 +233,292 @@ class SSEParser:
         whole, self._pending = self._pending[: cut + 2], self._pending[cut + 2 :]
         return list(read_sse(whole))
 
+    def feed(self, data: bytes) -> list[dict[str, Any]]:
+        if self.broken is not None:
+            return []
+        self._pending += self._decode(data)
+        events = self._complete()
+        if self.broken is not None:
+            self._pending = ""
+        return events
+
     def close(self) -> list[dict[str, Any]]:
-        rest = self._pending + self._decoder.decode(b"", final=True)
+        if self.broken is not None:
+            return []
+        rest = self._pending + self._decode(b"", final=True)
+        if self.broken is not None:
+            self._pending = rest
+            return self._complete()
         self._pending = ""
         return list(read_sse(rest)) if rest.strip() else []
 
 
 def _json_response(body: Any, status: int) -> Any:
+    """A JSON answer; a lone surrogate (quoted in an error message) becomes its JSON escape."""
     from aiohttp import web
 
-    return web.json_response(body, status=status, dumps=lambda v: json.dumps(v, ensure_ascii=False))
+    data = json.dumps(body, ensure_ascii=False).encode("utf-8", "backslashreplace")
+    return web.Response(body=data, status=status, content_type="application/json")
+
+
+def _clean(text: str) -> str:
+    """``text`` as UTF-8 can carry it (a lone surrogate quoted in a message becomes ``\\udxxx``)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+# A `\uD800`-`\uDFFF` escape that is not half of a surrogate pair (a false positive, e.g. after an escaped
+# backslash, only costs a walk of the parsed body: `lone_surrogate_at` decides).
+_LONE_SURROGATE_ESCAPE = re.compile(
+    rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
+
+
+def _not_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def lone_surrogate_at(value: Any) -> str | None:
+    """The JSON Pointer of a string (or member name) in ``value`` holding a lone surrogate, which UTF-8
+    cannot encode (JSON text may spell one, ``"\\ud800"``; it is no Unicode text), or None."""
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
+    while stack:
+        node, segments = stack.pop()
+        if isinstance(node, str):
+            if _not_utf8(node):
+                return pointer(segments)
+        elif isinstance(node, dict):
+            for key, item in reversed(list(node.items())):
+                if _not_utf8(key):
+                    return pointer(segments + (key,))
+                stack.append((item, segments + (key,)))
+        elif isinstance(node, list):
+            stack.extend((node[i], segments + (i,)) for i in reversed(range(len(node))))
+    return None
+
+
+def nesting(value: Any) -> tuple[int, str]:
+    """How many levels of arrays and objects ``value`` nests, and the pointer of its deepest one."""
+    best: tuple[int, Any] = (0, None)
+    stack: list[tuple[Any, int, Any]] = [(value, 1, None)]
+    while stack:
+        node, depth, link = stack.pop()
+        if isinstance(node, dict):
+            items: Any = node.items()
+        elif isinstance(node, list):
+            items = enumerate(node)
+        else:
+            continue
+        if depth > best[0]:
+            best = (depth, link)
+        stack.extend((item, depth + 1, (link, key)) for key, item in items)
+    segments: list[str | int] = []
+    link = best[1]
+    while link is not None:
+        link, key = link
+        segments.append(key)
+    return best[0], pointer(reversed(segments))
+
+
+def _short(ptr: str, keep: int = 6) -> str:
+    parts = ptr.split("/")
+    return ptr if len(parts) <= keep + 1 else "/".join(parts[: keep + 1]) + "/…"
+
+
+def too_deep(what: str, value: Any = None) -> str:
+    """The message for JSON nested deeper than Python's recursion limit lets the proxy read or translate."""
+    if value is None:
+        return f"toolwire: {what} nests arrays and objects too deeply to read (over about a thousand levels)"
+    depth, where = nesting(value)
+    return f"toolwire: {what} nests {depth} levels deep (down {_short(where)}), too deep to translate"
+
+
+class _NotUTF8(Exception):
+    """The upstream's stream holds bytes that are no UTF-8 (what and where)."""
+
+
+class _ClientGone(Exception):
+    """The client closed its connection while the proxy was writing to it."""
+
+
+class _Fault(Exception):
+    """An answer other than a translation: ``status``, message, toolwire code and path, a log note."""
+
+    def __init__(
+        self, status: int, message: str, code: str | None = None, path: str | None = None, note: str = ""
+    ) -> None:
+        super().__init__(message)
+        self.status, self.message, self.code, self.path, self.note = status, message, code, path, note
+
+
+def unsupported_hint(
+    exc: TranslationError, body: Any, client: str, upstream: str, prof: Mapping[str, str]
+) -> str:
+    """What to add to a ``request.unsupported_field`` refusal: the member, and the profile values that
+    would accept it (each tried on this very request), or where its translation could be supported."""
+    member = exc.path or "/"
+    accepted: list[str] = []
+    for key, values in PROFILE_VALUES.items():
+        for value in values:
+            if value == prof.get(key):
+                continue
+            try:
+                translate("request", body, source=client, target=upstream, profile={**prof, key: value})
+            except TranslationError as again:
+                if (again.code, again.path) == (exc.code, exc.path):
+                    continue
+            except Exception:  # noqa: BLE001 - a profile that breaks otherwise accepts nothing here
+                continue
+            accepted.append(f"{key}={value}")
+    text = f" (request member {member}, {client} to {upstream})."
+    if accepted:
+        flags = " or ".join(f"--profile {a}" for a in accepted)
+        text += f" A translation profile accepts it: start toolwire serve with {flags}"
+        if "unsupported=degrade" in accepted:
+            text += " (unsupported=degrade drops what the target cannot express, this member included)"
+        return text + "; see corpus/profiles.json."
+    module = client.replace("-", "_")
+    return (
+        text + " No translation profile accepts it (corpus/profiles.json). It could be supported in the "
+        f"reference translator, where {client} requests are read "
+        f"(reference_impl/toolwire_reference/dialects/{module}_request.py), with a corpus case for it."
+    )
 
 
 def build_app(client: str, upstream: str, upstream_url: str, profile: Mapping[str, str] | None = None) -> Any:
     """The aiohttp application of a proxy from ``client`` dialect clients to an ``upstream`` server."""
-    from aiohttp import ClientSession, ClientTimeout, web
+    from aiohttp import ClientError, ClientSession, ClientTimeout, TCPConnector, web
+
+    SESSION = web.AppKey("session", ClientSession)
 
     for role, dialect in (("client", client), ("upstream", upstream)):
         if dialect not in PROVIDER_DIALECTS:
             raise ValueError(f"unknown {role} dialect {dialect!r}; one of {', '.join(PROVIDER_DIALECTS)}")
     prof = resolve_profile(profile)  # ValueError on an unknown key or value
     base = upstream_url.rstrip("/")
-    app = web.Application(client_max_size=64 * 1024 * 1024)
+    max_body = 64 * 1024 * 1024
+    app = web.Application(client_max_size=max_body)
+    hints: dict[tuple[str, str, str], str] = {}
 
     async def session_ctx(app: Any) -> Any:
-        app["session"] = ClientSession(timeout=ClientTimeout(total=None, sock_connect=30, sock_read=600))
+        # no cap on upstream connections: every client stream holds one for as long as it lasts
+        app[SESSION] = ClientSession(
+            connector=TCPConnector(limit=0),
+            timeout=ClientTimeout(total=None, sock_connect=30, sock_read=600),
+        )
         yield
-        await app["session"].close()
+        await app[SESSION].close()
 
     app.cleanup_ctx.append(session_ctx)
 
-    def fail(status: int, message: str, code: str | None = None, path: str | None = None) -> Any:
+    def answer(status: int, message: str, code: str | None = None, path: str | None = None) -> Any:
         return _json_response(error_body(client, status, message, code=code, path=path), status)
 
     async def handle(request: Any) -> Any:
+        """One line in the log per request, whatever happens; a traceback only for a bug of the proxy."""
+        start = asyncio.get_running_loop().time()
+        state = {"note": ""}  # what the log line adds to the status
+        status: Any = "-"
+        try:
+            try:
+                resp = await _handle(request, state)
+            except _Fault as fault:
+                state["note"] = fault.note or fault.code or ""
+                resp = answer(fault.status, fault.message, fault.code, fault.path)
+            status = resp.status
+            return resp
+        except asyncio.CancelledError:
+            status = "cancelled"
+            raise
+        except Exception as exc:
+            log.exception("%s %s -> 500: a bug of toolwire serve", request.method, request.path)
+            status = 500
+            state["note"] = f"internal error {type(exc).__name__}"
+            return answer(500, f"toolwire: internal error of the proxy ({type(exc).__name__}: {exc})")
+        finally:
+            ms = (asyncio.get_running_loop().time() - start) * 1000
+            note = state["note"]
+            log.info(
+                "%s %s -> %s%s (%.0f ms)",
+                request.method,
+                request.path,
+                status,
+                f" {note}" if note else "",
+                ms,
+            )
+
+    async def read_body(request: Any) -> dict[str, Any]:
+        """The client's request body, or a 4xx ``_Fault``: any problem with it is the client's."""
+        try:
+            raw = await request.read()
+        except web.HTTPRequestEntityTooLarge:
+            raise _Fault(
+                413, f"toolwire: the request body is larger than {max_body} bytes", note="too large"
+            ) from None
+        try:
+            body = json.loads(raw)
+        except UnicodeDecodeError as exc:
+            raise _Fault(
+                400,
+                f"toolwire: the request body is not UTF-8 ({exc.reason} at byte {exc.start})",
+                "payload.invalid",
+                "",
+            ) from None
+        except RecursionError:
+            raise _Fault(400, too_deep("the request body"), "payload.invalid", "") from None
+        except ValueError as exc:
+            raise _Fault(
+                400, f"toolwire: the request body is not JSON: {exc}", "payload.invalid", ""
+            ) from None
+        if not isinstance(body, dict):
+            raise _Fault(400, "toolwire: the request body must be a JSON object", "payload.invalid", "")
+        if _LONE_SURROGATE_ESCAPE.search(raw):
+            where = lone_surrogate_at(body)
+            if where is not None:
+                raise _Fault(
+                    400,
+                    f"toolwire: the request body holds a lone surrogate (a \\uD800-\\uDFFF escape "
+                    f"that is not half of a pair) at {where or '/'}: it is no Unicode text and "
+                    "cannot be sent on as UTF-8",
+                    "payload.invalid",
+                    where,
+                )
+        return body
+
+    async def _handle(request: Any, state: dict[str, str]) -> Any:
         model: str | None = None
+        stream = False
         if client == "gemini":
             model, _, method = request.match_info["spec"].partition(":")
             if method not in ("generateContent", "streamGenerateContent"):
-                return fail(404, f"unknown method {method!r}: generateContent or streamGenerateContent")
+                raise _Fault(404, f"unknown method {method!r}: generateContent or streamGenerateContent")
             stream = method == "streamGenerateContent"
-        try:
-            body = json.loads(await request.read())
-        except ValueError as exc:
-            return fail(400, f"the request body is not JSON: {exc}", "payload.invalid", "")
-        if not isinstance(body, dict):
-            return fail(400, "the request body must be a JSON object", "payload.invalid", "")
+        body = await read_body(request)
         if client != "gemini":
             stream = body.get("stream") is True
             model = body.get("model") if isinstance(body.get("model"), str) else None
         try:
             out = translate("request", body, source=client, target=upstream, profile=prof)
         except TranslationError as exc:
-            log.info("%s %s -> 400 %s", request.method, request.path, exc.code)
-            return fail(400, f"toolwire: {exc.message}", exc.code, exc.path)
+            message = f"toolwire: {exc.message}"
+            if exc.code == "request.unsupported_field":
+                key = (exc.code, exc.path, exc.message)
+                if key not in hints:
+                    if len(hints) > 256:
+                        hints.clear()
+                    hints[key] = await asyncio.to_thread(unsupported_hint, exc, body, client, upstream, prof)
+                message = message.rstrip(".") + hints[key]
+            raise _Fault(400, message, exc.code, exc.path) from None
+        except RecursionError:
+            raise _Fault(400, too_deep("the request", body), "payload.invalid", "") from None
+        except ValueError as exc:
+            raise _Fault(
+                400, f"toolwire: the request cannot be translated: {exc}", "payload.invalid", ""
+            ) from None
         if upstream == "gemini":
             out.pop("model", None)
             out.pop("stream", None)
@@ -267,40 +527,101 @@ def build_app(client: str, upstream: str, upstream_url: str, profile: Mapping[st
                 out["model"] = model
             if stream and client == "gemini":
                 out["stream"] = True
+        try:
+            data = json.dumps(out, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate the escape scan could not see (in tool-call arguments)
+            raise _Fault(
+                400,
+                "toolwire: the translated request holds a lone surrogate (in JSON text inside "
+                "the request): it is no Unicode text and cannot be sent on as UTF-8",
+                "payload.invalid",
+                "",
+            ) from None
+        except RecursionError:
+            raise _Fault(400, too_deep("the request", body), "payload.invalid", "") from None
         url = base + upstream_path(upstream, model, stream)
         key = os.environ.get("TOOLWIRE_UPSTREAM_API_KEY") or client_key(request.headers, request.query)
         headers = upstream_headers(upstream, key, request.headers)
-        session = request.app["session"]
         try:
-            resp = await session.post(url, data=json.dumps(out, ensure_ascii=False).encode(), headers=headers)
-        except Exception as exc:  # connection refused, DNS, TLS …
-            log.warning("%s %s -> upstream unreachable: %s", request.method, request.path, type(exc).__name__)
-            return fail(502, f"toolwire: the upstream is unreachable ({type(exc).__name__}: {exc})")
+            resp = await request.app[SESSION].post(url, data=data, headers=headers)
+        except (TimeoutError, ClientError, OSError) as exc:  # connection refused, DNS, TLS …
+            raise _Fault(
+                502,
+                f"toolwire: the upstream is unreachable ({type(exc).__name__}: {exc})",
+                note=f"upstream unreachable: {type(exc).__name__}",
+            ) from None
+        except ValueError as exc:  # a header aiohttp will not send (a ?key= with a newline …)
+            raise _Fault(400, f"toolwire: the request cannot be sent on ({exc})", note="unsendable") from None
         async with resp:
             if resp.status >= 300:
-                raw = await resp.read()
+                try:
+                    raw = await resp.read()
+                except (TimeoutError, ClientError) as exc:
+                    raw = f"(the body broke off: {type(exc).__name__})".encode()
                 message, kind = upstream_error(upstream, resp.status, raw)
-                log.info("%s %s -> upstream %d passed through", request.method, request.path, resp.status)
+                state["note"] = f"upstream {resp.status} passed through"
                 body_out = error_body(
                     client, resp.status, message, type_=kind if client != "gemini" and kind else None
                 )
                 return _json_response(body_out, resp.status)
             if stream:
-                return await _relay_stream(request, resp)
-            raw = await resp.read()
-            try:
-                payload = json.loads(raw)
-            except ValueError:
-                return fail(502, "toolwire: the upstream's response body is not JSON")
-            try:
-                result = translate("response", payload, source=upstream, target=client, profile=prof)
-            except TranslationError as exc:
-                log.info("%s %s -> 400 %s (response)", request.method, request.path, exc.code)
-                return fail(400, f"toolwire: {exc.message}", exc.code, exc.path)
-            log.info("%s %s -> 200", request.method, request.path)
-            return _json_response(result, 200)
+                return await _relay_stream(request, resp, state)
+            return await _relay_response(request, resp)
 
-    async def _relay_stream(request: Any, resp: Any) -> Any:
+    async def _relay_response(request: Any, resp: Any) -> Any:
+        """The upstream's reply translated; a reply the proxy cannot read or pass on is a 502."""
+        try:
+            raw = await resp.read()
+        except (TimeoutError, ClientError) as exc:
+            raise _Fault(
+                502,
+                f"toolwire: the upstream's response broke off ({type(exc).__name__}: {exc})",
+                note="upstream broke off",
+            ) from None
+        try:
+            payload = json.loads(raw)
+        except UnicodeDecodeError as exc:
+            raise _Fault(
+                502,
+                f"toolwire: the upstream's response body is not UTF-8 ({exc.reason} at byte {exc.start})",
+                "response.invalid",
+                "",
+            ) from None
+        except RecursionError:
+            raise _Fault(502, too_deep("the upstream's response body"), "response.invalid", "") from None
+        except ValueError:
+            raise _Fault(
+                502, "toolwire: the upstream's response body is not JSON", "response.invalid", ""
+            ) from None
+        try:
+            result = translate("response", payload, source=upstream, target=client, profile=prof)
+        except TranslationError as exc:
+            raise _Fault(
+                400, f"toolwire: {exc.message}", exc.code, exc.path, note=f"{exc.code} (response)"
+            ) from None
+        except RecursionError:
+            raise _Fault(502, too_deep("the upstream's response", payload), "response.invalid", "") from None
+        except ValueError as exc:
+            raise _Fault(
+                502, f"toolwire: the upstream's response cannot be translated: {exc}", "response.invalid", ""
+            ) from None
+        try:
+            data = json.dumps(result, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            where = lone_surrogate_at(payload) or ""
+            raise _Fault(
+                502,
+                "toolwire: the upstream's response holds a lone surrogate (a \\uD800-\\uDFFF "
+                f"escape that is not half of a pair) at {where or '/'}: it is no Unicode text and "
+                "cannot be passed on as UTF-8",
+                "response.invalid",
+                where,
+            ) from None
+        return web.Response(body=data, status=200, content_type="application/json")
+
+    async def _relay_stream(request: Any, resp: Any, state: dict[str, str]) -> Any:
+        """Relay the upstream's stream event by event. A problem with it (unreadable, not UTF-8, a lone
+        surrogate, cut off, untranslatable) ends it with the client dialect's error event."""
         out = web.StreamResponse(
             status=200,
             headers={
@@ -309,30 +630,97 @@ def build_app(client: str, upstream: str, upstream_url: str, profile: Mapping[st
                 "x-accel-buffering": "no",
             },
         )
-        await out.prepare(request)
         transcoder = StreamTranscoder(upstream, client, prof)
         parser = SSEParser()
+        sent = 0
+        index = 0  # of the upstream event being translated
+        current: Any = None
 
         async def send(events: list[dict]) -> None:
+            nonlocal sent
             if events:
-                await out.write("".join(format_event(e) for e in events).encode("utf-8"))
+                data = "".join(format_event(e) for e in events).encode("utf-8")
+                try:
+                    await out.write(data)
+                except ConnectionResetError:  # aiohttp's ClientConnectionResetError is one too
+                    raise _ClientGone from None
+                sent += len(events)
 
+        async def feed(events: list[dict]) -> None:
+            nonlocal index, current
+            for event in events:
+                current = event
+                await send(transcoder.feed(event))
+                index += 1
+            current = None
+
+        problem: tuple[str, str | None, str | None] | None = None
         try:
             try:
+                await out.prepare(request)
+            except ConnectionResetError:
+                raise _ClientGone from None
+            try:
                 async for chunk in resp.content.iter_any():
-                    for event in parser.feed(chunk):
-                        await send(transcoder.feed(event))
-                for event in parser.close():
-                    await send(transcoder.feed(event))
+                    await feed(parser.feed(chunk))
+                    if parser.broken:
+                        break
+                await feed(parser.close())
+                if parser.broken:
+                    raise _NotUTF8(parser.broken)
                 await send(transcoder.close())
+            except _ClientGone:
+                raise
             except TranslationError as exc:
-                log.info("%s %s -> stream error %s", request.method, request.path, exc.code)
-                await send([error_event(client, f"toolwire: {exc.message}", code=exc.code, path=exc.path)])
-            await out.write_eof()
-        except (ConnectionResetError, asyncio.CancelledError):
-            log.info("%s %s -> client went away", request.method, request.path)
-            raise
-        log.info("%s %s -> 200 (stream)", request.method, request.path)
+                problem = (f"toolwire: {exc.message}", exc.code, exc.path)
+            except _NotUTF8 as exc:
+                problem = (
+                    f"toolwire: the upstream's stream is not UTF-8 ({exc})",
+                    "stream.invalid_event",
+                    "",
+                )
+            except UnicodeEncodeError:
+                where = f"/{index}/data{lone_surrogate_at(current.get('data')) or ''}" if current else ""
+                problem = (
+                    "toolwire: an event of the upstream's stream holds a lone surrogate (a \\uD800-\\uDFFF "
+                    "escape that is not half of a pair): it is no Unicode text and cannot be passed on "
+                    "as UTF-8",
+                    "stream.invalid_event",
+                    where,
+                )
+            except RecursionError:
+                problem = (
+                    too_deep(f"event {index} of the upstream's stream", current),
+                    "stream.invalid_event",
+                    f"/{index}/data",
+                )
+            except ValueError as exc:
+                problem = (
+                    f"toolwire: event {index} of the upstream's stream cannot be translated: {exc}",
+                    "stream.invalid_event",
+                    f"/{index}/data",
+                )
+            except (TimeoutError, ClientError) as exc:
+                problem = (
+                    f"toolwire: the upstream's stream broke off ({type(exc).__name__}: {exc})",
+                    None,
+                    None,
+                )
+            except Exception as exc:
+                log.exception("%s %s: a bug of toolwire serve mid-stream", request.method, request.path)
+                problem = (f"toolwire: internal error of the proxy ({type(exc).__name__}: {exc})", None, None)
+            if problem is not None:
+                message, code, path = problem
+                state["note"] = f"stream ended by an error event {code or ''}".rstrip()
+                await send([error_event(client, _clean(message), code=code, path=path and _clean(path))])
+            else:
+                state["note"] = f"stream of {sent} events"
+            try:
+                await out.write_eof()
+            except ConnectionResetError:
+                raise _ClientGone from None
+        except _ClientGone:
+            state["note"] = f"stream: the client went away after {sent} events"
         return out
 
     if client == "gemini":
