@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .._json import check_depth
 from ..calls import derived_id
 from ..errors import Segments, TranslationError, fail
 
@@ -94,6 +95,7 @@ class Decoder:
             raise fail(
                 "stream.invalid_event", 'a stream event is an object {"event"?, "data"}', (self.position,)
             )
+        check_depth(event, (self.position,), 1)  # levels counted from the stream (the array of events)
         try:
             return self.on_data(event["data"])
         except TranslationError as exc:
