@@ -130,7 +130,7 @@ def load_json(text: str, path: Segments) -> Any:
     invalid JSON raises ``ValueError`` as ``json.loads`` does."""
     try:
         value = json.loads(text)
-    except RecursionError:
-        raise too_deep(path) from None
-    check_depth(value, path)
+        check_depth(value)
+    except (RecursionError, TranslationError):
+        raise too_deep(path) from None  # a pointer cannot go inside a string
     return value

@@ -25,7 +25,7 @@ from .errors import Segments, TranslationError, fail, pointer
 from .model import Choice, SchemaOrigin, Tool
 from .rules import REQUEST_IGNORABLE
 from .schema.checks import check_shape
-from .tools import validate_tools
+from .tools import validate_choice, validate_tools
 
 # Canonical setting names, in the order the canonical dialect writes them.
 SETTINGS = (
@@ -245,7 +245,9 @@ def encode_tools(req: Request, codec: ModuleType, target: str, profile) -> Any:
 
 
 def encode_choice(req: Request, codec: ModuleType, profile) -> dict:
-    """The target's tool-choice members, to merge into the request body."""
+    """The target's tool-choice members, to merge into the request body (named tools checked against
+    the target's name rule)."""
+    validate_choice(req.choice, codec.NAME)
     return codec.encode_tool_choice(req.choice, profile)
 
 

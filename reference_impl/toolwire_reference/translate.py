@@ -25,7 +25,7 @@ from .messages import reconcile
 from .profiles import resolve_profile
 from .rules import KINDS
 from .text import translate_text
-from .tools import validate_tools
+from .tools import validate_choice, validate_tools
 
 
 @cache
@@ -71,4 +71,5 @@ def translate(
         validate_tools(tools, target, resolved)
         return encoder.encode_tools(tools, resolved)
     choice = decoder.decode_tool_choice(payload, resolved)
+    validate_choice(choice, target)
     return encoder.encode_tool_choice(choice, resolved)
