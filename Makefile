@@ -11,7 +11,7 @@ REPRO := PYTHONHASHSEED=0
 #: the peer translators `make reports` runs when their library is installed (suite/toolwire/peers/)
 PEERS ?= litellm any-llm aisuite langchain
 
-.PHONY: run reports bench test lint install install-dev clean
+.PHONY: run reports bench test fuzz lint install install-dev clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -65,6 +65,15 @@ test: $(STAMP_DEV)
 	$(BIN)/toolwire lint
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n auto -q
+
+## Fuzz the reference long (not run by CI): the property of tests/reference/test_ref_properties.py ("a payload
+## or a coded TranslationError, and wire-valid output") on FUZZ_EXAMPLES random inputs per kind (six kinds);
+## FUZZ_SEED=N repeats a run. Hypothesis prints the smallest failing input of each distinct failure.
+FUZZ_EXAMPLES ?= 170000
+FUZZ_SEED ?=
+fuzz: $(STAMP_DEV)
+	TOOLWIRE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) TOOLWIRE_FUZZ_SEED=$(FUZZ_SEED) \
+	  $(BIN)/python -m pytest tests/reference/test_ref_properties.py -n auto -q
 
 lint: $(STAMP_DEV)
 	$(BIN)/toolwire lint

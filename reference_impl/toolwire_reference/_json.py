@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from .errors import Segments, fail
+from .errors import Segments, TranslationError, fail
 
 MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING", "__bool__": lambda self: False})()
 
@@ -82,3 +83,54 @@ def pick_alias(obj: dict, keys: tuple[str, ...], path: Segments) -> tuple[str | 
     if not present:
         return None, MISSING
     return present[0], obj[present[0]]
+
+
+#: How deep a payload may nest arrays and objects (the root container is level 1). Checked before any
+#: recursive walk, in every kind (``payload.too_deep``); JSON texts inside strings (tool-call arguments)
+#: are held to the same limit on their own.
+MAX_DEPTH = 256
+_CONTAINERS = (dict, list)
+
+
+def too_deep(path: Segments) -> TranslationError:
+    return fail(
+        "payload.too_deep", f"the payload nests arrays and objects deeper than {MAX_DEPTH} levels", path
+    )
+
+
+def check_depth(value: Any, path: Segments = (), level: int = 0) -> None:
+    """Raise ``payload.too_deep`` when ``value`` (found ``level`` containers below the payload's root,
+    at ``path``) nests deeper than MAX_DEPTH. Iterative, one pass over the containers."""
+    if not isinstance(value, _CONTAINERS):
+        return
+    start, nodes = level, [value]
+    while nodes:  # one level at a time, containers only
+        level += 1
+        if level > MAX_DEPTH:
+            raise too_deep(path + _first_too_deep(value, MAX_DEPTH - start))
+        nodes = [
+            v for n in nodes for v in (n.values() if isinstance(n, dict) else n) if isinstance(v, _CONTAINERS)
+        ]
+
+
+def _first_too_deep(value: Any, limit: int) -> Segments:
+    """The relative path of the first container (in document order) below ``limit`` levels."""
+    stack: list[tuple[Any, Segments]] = [(value, ())]
+    while stack:
+        node, rel = stack.pop()
+        if len(rel) >= limit:
+            return rel
+        items = list(node.items() if isinstance(node, dict) else enumerate(node))
+        stack += [(sub, rel + (key,)) for key, sub in reversed(items) if isinstance(sub, _CONTAINERS)]
+    return ()
+
+
+def load_json(text: str, path: Segments) -> Any:
+    """``json.loads(text)`` held to MAX_DEPTH (``payload.too_deep`` at ``path``, the string's place);
+    invalid JSON raises ``ValueError`` as ``json.loads`` does."""
+    try:
+        value = json.loads(text)
+        check_depth(value)
+    except (RecursionError, TranslationError):
+        raise too_deep(path) from None  # a pointer cannot go inside a string
+    return value

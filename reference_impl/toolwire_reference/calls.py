@@ -23,7 +23,7 @@ import secrets
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ._json import copy_json
+from ._json import copy_json, load_json
 from .errors import Segments, TranslationError, fail, pointer
 
 # --------------------------------------------------------------------------------------------------
@@ -66,7 +66,7 @@ def arguments_to_object(text: Any, path: Segments, profile: Mapping[str, str]) -
     if not text.strip():
         return {}
     try:
-        value = json.loads(text)
+        value = load_json(text, path)
     except ValueError as exc:
         problem = f"are not valid JSON ({exc.msg} at character {exc.pos})"
     else:
@@ -221,7 +221,7 @@ def derived_id(prefix: str, *seed: Any) -> str:
     ``prefix`` + the first 24 hex digits of the SHA-256 of the JSON of ``seed`` (the same input
     always gives the same output)."""
     text = json.dumps(seed, ensure_ascii=False, sort_keys=True, default=str)
-    return prefix + hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+    return prefix + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
 
 # --------------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ._json import json_type
+from ._json import expect_object, invalid, json_type
 from .errors import TranslationError
 from .profiles import degrading
 
@@ -14,6 +14,18 @@ MODES = ("auto", "none", "required")
 
 def invalid_choice(message: str, path: str) -> TranslationError:
     return TranslationError("choice.invalid", message, path)
+
+
+def read_payload(payload: Any, members: tuple[str, ...], dialect: str) -> dict:
+    """The tool-choice payload (a request's fragment: an object of ``members``); another member, such
+    as a bare choice value passed for the fragment, is ``payload.invalid``."""
+    obj = expect_object(payload, (), "the tool-choice payload")
+    for key in obj:
+        if key not in members:
+            holds = ", ".join(f"`{m}`" for m in members)
+            message = f"the {dialect} tool-choice payload has no member `{key}` (it holds {holds})"
+            raise invalid(message, (key,))
+    return obj
 
 
 def read_names(value: Any, path: str) -> list[str]:

@@ -24,7 +24,8 @@ from .choice import refuse_or_degrade
 from .errors import Segments, TranslationError, fail, pointer
 from .model import Choice, SchemaOrigin, Tool
 from .rules import REQUEST_IGNORABLE
-from .tools import validate_tools
+from .schema.checks import check_shape
+from .tools import validate_choice, validate_tools
 
 # Canonical setting names, in the order the canonical dialect writes them.
 SETTINGS = (
@@ -244,7 +245,9 @@ def encode_tools(req: Request, codec: ModuleType, target: str, profile) -> Any:
 
 
 def encode_choice(req: Request, codec: ModuleType, profile) -> dict:
-    """The target's tool-choice members, to merge into the request body."""
+    """The target's tool-choice members, to merge into the request body (named tools checked against
+    the target's name rule)."""
+    validate_choice(req.choice, codec.NAME)
     return codec.encode_tool_choice(req.choice, profile)
 
 
@@ -252,9 +255,13 @@ def encode_choice(req: Request, codec: ModuleType, profile) -> dict:
 
 
 def schema_tool(req: Request) -> Tool:
-    """The response-format schema as a Tool, so the tools' schema rewrites apply to it unchanged."""
+    """The response-format schema as a Tool, so the tools' schema rewrites apply to it unchanged; its
+    shape is checked as a tool's (``check_shape``) before anything rewrites it."""
     fmt = req.settings["response_format"]
     origin = req.schema_origin or SchemaOrigin(tuple(req.setting_paths.get("response_format", ())))
+    if isinstance(fmt.get("schema"), dict):
+        with origin.reporting():
+            check_shape(fmt["schema"])
     tool = Tool(name=fmt.get("name", "response"), path=origin.base, name_path=origin.base)
     tool.parameters = fmt.get("schema", MISSING)
     tool.params_origin = origin

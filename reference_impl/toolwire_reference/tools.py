@@ -6,8 +6,8 @@ import re
 from collections.abc import Mapping
 
 from ._json import MISSING, json_type
-from .errors import fail
-from .model import Tool
+from .errors import Segments, TranslationError, fail, pointer
+from .model import Choice, Tool
 from .rules import TOOL_NAME_PATTERNS
 from .schema.checks import check_schema
 
@@ -15,6 +15,19 @@ from .schema.checks import check_schema
 def name_is_valid(name: str, target: str) -> bool:
     """True when ``name`` satisfies the target dialect's tool-name rule."""
     return re.fullmatch(TOOL_NAME_PATTERNS[target], name) is not None
+
+
+def _invalid_name(name: str, target: str, path: Segments | str) -> TranslationError:
+    message = f"tool name {name!r} does not match {target}'s rule {TOOL_NAME_PATTERNS[target]}"
+    return TranslationError("tool.invalid_name", message, path if isinstance(path, str) else pointer(path))
+
+
+def validate_choice(choice: Choice, target: str) -> None:
+    """Raise ``tool.invalid_name`` (at the member naming them) for a tool the choice names that the
+    target's name rule refuses: the rule tool definitions are held to."""
+    for name in choice.tools or ():
+        if not name_is_valid(name, target):
+            raise _invalid_name(name, target, choice.tools_path)
 
 
 def validate_tools(tools: list[Tool], target: str, profile: Mapping[str, str]) -> None:
@@ -28,12 +41,7 @@ def validate_tools(tools: list[Tool], target: str, profile: Mapping[str, str]) -
                 "tool.missing_name", f"the tool has {what}; a tool needs a string name", tool.name_path
             )
         if not name_is_valid(tool.name, target):
-            rule = TOOL_NAME_PATTERNS[target]
-            raise fail(
-                "tool.invalid_name",
-                f"tool name {tool.name!r} does not match {target}'s rule {rule}",
-                tool.name_path,
-            )
+            raise _invalid_name(tool.name, target, tool.name_path)
         if tool.name in seen:
             raise fail(
                 "tool.duplicate_name", f"a tool named {tool.name!r} is already defined", tool.name_path

@@ -7,7 +7,8 @@ reconciled in between: ``messages.reconcile``) and ``response`` ``dialects/<dial
 goes through ``text/``: the scanner finds the calls in the text, ``text.encode`` writes the target.
 
 Unknown kinds, dialects, profile keys or values raise ``ValueError`` (a caller's mistake, which the
-harness never makes); every problem with the payload raises ``TranslationError``.
+harness never makes); every problem with the payload raises ``TranslationError``. A payload nesting
+deeper than ``_json.MAX_DEPTH`` is refused (``payload.too_deep``) before anything walks it.
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ from functools import cache
 from types import ModuleType
 from typing import Any
 
+from ._json import check_depth
 from .dialects import CODECS
 from .messages import reconcile
 from .profiles import resolve_profile
 from .rules import KINDS
 from .text import translate_text
-from .tools import validate_tools
+from .tools import validate_choice, validate_tools
 
 
 @cache
@@ -42,6 +44,8 @@ def translate(
     """
     if kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r}; kinds: {', '.join(KINDS)}")
+    if kind != "stream":  # a stream is checked event by event (streams.base.Decoder.feed)
+        check_depth(payload)
     if kind == "text" or source == "text":  # decode-only: text -> every target (text/)
         if (kind, source) != ("text", "text"):
             raise ValueError(f"kind 'text' goes with source dialect 'text' only: {kind!r} from {source!r}")
@@ -67,4 +71,5 @@ def translate(
         validate_tools(tools, target, resolved)
         return encoder.encode_tools(tools, resolved)
     choice = decoder.decode_tool_choice(payload, resolved)
+    validate_choice(choice, target)
     return encoder.encode_tool_choice(choice, resolved)

@@ -5,8 +5,10 @@ import json
 import pathlib
 import random
 
+import pytest
 from ref_helpers import obj
 from toolwire_reference import TranslationError, translate
+from toolwire_reference._json import MAX_DEPTH
 from toolwire_reference.rules import DIALECTS, PROFILE_VALUES
 
 CASES = pathlib.Path(__file__).resolve().parents[2] / "corpus" / "cases"
@@ -161,3 +163,247 @@ def test_fuzzed_payloads_only_raise_translation_errors():
             assert err.path == "" or err.path.startswith("/")
             assert err.message
         assert payload == before
+
+
+# ---- reproducers of the fuzzing campaign (issue 13): each is a coded error with a path, or a translation
+
+TARGETS = DIALECTS
+
+
+def _refusal(kind, payload, source, target, profile=None) -> TranslationError:
+    with pytest.raises(TranslationError) as info:
+        translate(kind, payload, source=source, target=target, profile=profile)
+    assert info.value.path == "" or info.value.path.startswith("/")
+    return info.value
+
+
+def _canonical_stream(*events):
+    return [{"data": {"type": "message_start", "id": "m", "model": "x"}}] + [{"data": e} for e in events]
+
+
+def _anthropic_stream(block, *deltas):
+    def event(data):
+        return {"event": data["type"], "data": data}
+
+    start = {
+        "id": "m",
+        "type": "message",
+        "role": "assistant",
+        "model": "c",
+        "content": [],
+        "stop_reason": None,
+    }
+    return [
+        event(
+            {"type": "message_start", "message": {**start, "usage": {"input_tokens": 1, "output_tokens": 1}}}
+        ),
+        event({"type": "content_block_start", "index": 0, "content_block": block}),
+        *(event({"type": "content_block_delta", "index": 0, "delta": d}) for d in deltas),
+        event({"type": "content_block_stop", "index": 0}),
+        event({"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 1}}),
+        event({"type": "message_stop"}),
+    ]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_lone_surrogates_are_translated(target):
+    out = translate("text", "\ud800", source="text", target=target)
+    json.dumps(out)
+    stream = _canonical_stream(
+        {"type": "tool_call_start", "index": 0, "id": "\udc00", "name": "f"},
+        {"type": "block_end", "index": 0},
+        {"type": "message_end", "stop_reason": "tool_use"},
+    )
+    stream[0]["data"]["model"] = "\ud800"
+    json.dumps(translate("stream", stream, source="canonical", target=target))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("usage", [{}, {"input_tokens": 1}, {"output_tokens": 1}])
+def test_canonical_message_end_usage_needs_both_counts(target, usage):
+    stream = _canonical_stream({"type": "message_end", "stop_reason": "end_turn", "usage": usage})
+    err = _refusal("stream", stream, "canonical", target)
+    assert (err.code, err.path.rsplit("/", 1)[0]) == ("stream.invalid_event", "/1/data/usage")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize(
+    ("block", "delta"),
+    [
+        ({"type": "text", "text": ""}, {"type": "text_delta", "text": 1}),
+        (
+            {"type": "tool_use", "id": "t", "name": "f", "input": {}},
+            {"type": "input_json_delta", "partial_json": 1.5},
+        ),
+        (
+            {"type": "tool_use", "id": "t", "name": "f", "input": {}},
+            {"type": "input_json_delta", "partial_json": [","]},
+        ),
+        ({"type": "thinking", "thinking": ""}, {"type": "thinking_delta", "thinking": -1}),
+        ({"type": "tool_use", "id": True, "name": "f", "input": {}}, None),
+    ],
+)
+def test_stream_fragments_of_the_wrong_type(target, block, delta):
+    stream = _anthropic_stream(block, *([delta] if delta else []))
+    err = _refusal("stream", stream, "anthropic", target, {"stream.thinking": "keep"})
+    assert err.code == "stream.invalid_event"
+    assert err.path == ("/2/data" if delta else "/1/data")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_responses_done_arguments_must_be_a_string(target):
+    def event(data):
+        return {"event": data["type"], "data": data}
+
+    item = {
+        "type": "function_call",
+        "id": "fc",
+        "call_id": "c",
+        "name": "f",
+        "arguments": "",
+        "status": "in_progress",
+    }
+    response = {
+        "id": "r",
+        "object": "response",
+        "created_at": 1,
+        "model": "m",
+        "status": "in_progress",
+        "output": [],
+    }
+    stream = [
+        event({"type": "response.created", "sequence_number": 0, "response": response}),
+        event({"type": "response.output_item.added", "sequence_number": 1, "output_index": 0, "item": item}),
+        event(
+            {
+                "type": "response.function_call_arguments.done",
+                "sequence_number": 2,
+                "output_index": 0,
+                "item_id": "fc",
+                "arguments": ["{"],
+            }
+        ),
+    ]
+    err = _refusal("stream", stream, "openai-responses", target)
+    assert (err.code, err.path) == ("stream.invalid_event", "/2/data")
+
+
+@pytest.mark.parametrize("payload", [{"a": 1}, 5, "events", None])
+def test_a_stream_is_an_array(payload):
+    err = _refusal("stream", payload, "canonical", "anthropic")
+    assert (err.code, err.path) == ("payload.invalid", "")
+
+
+def _gemini_format(schema):
+    return {
+        "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+        "generationConfig": {"responseMimeType": "application/json", "responseSchema": schema},
+    }
+
+
+@pytest.mark.parametrize("target", ["openai-chat", "openai-responses", "gemini"])
+@pytest.mark.parametrize("required", [[[]], [{}]])
+def test_response_format_schemas_get_the_shape_checks(target, required):
+    schema = {"type": "OBJECT", "properties": {"a": {"type": "STRING"}}, "required": required}
+    err = _refusal("request", _gemini_format(schema), "gemini", target)
+    assert (err.code, err.path) == ("payload.invalid", "/generationConfig/responseSchema/required/0")
+    fmt = {"type": "json_schema", "name": "x", "schema": obj({"a": {"type": ["string", {}]}})}
+    err = _refusal(
+        "request", {"model": "m", "input": "hi", "text": {"format": fmt}}, "openai-responses", target
+    )
+    assert (err.code, err.path) == ("schema.invalid_type", "/text/format/schema/properties/a/type")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_request_parts_of_the_wrong_shape(target):
+    chat = {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": [{"type": {}}]}]}
+    err = _refusal("request", chat, "openai-chat", target)
+    assert (err.code, err.path) == ("payload.invalid", "/messages/1/content/0/type")
+    gemini = {"contents": [{"role": "user", "parts": [{"text": "hm", "thought": True}]}]}
+    err = _refusal("request", gemini, "gemini", target)
+    assert (err.code, err.path) == ("message.invalid_role", "/contents/0/parts/0/thought")
+    call = {"type": "tool_call", "id": "c1", "name": "f", "arguments": {}}
+    result = {"type": "tool_result", "call_id": "c1", "content": [{"type": "json"}]}
+    canonical = {
+        "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "hi"}]},
+            {"role": "assistant", "content": [call]},
+            {"role": "user", "content": [result]},
+        ]
+    }
+    err = _refusal("request", canonical, "canonical", target)
+    assert (err.code, err.path) == ("payload.invalid", "/messages/2/content/0/content/0/value")
+
+
+def _nested(levels: int, leaf=None):
+    value = {} if leaf is None else leaf
+    for _ in range(levels - 1):
+        value = [value]
+    return value
+
+
+def _deep_payloads(levels: int):
+    """A payload of every kind whose deepest container is ``levels`` levels below the root."""
+    args = "[" * levels + "]" * levels
+    chat_call = {"id": "c", "type": "function", "function": {"name": "f", "arguments": '{"a":' + args + "}"}}
+    return [
+        ("tools", "canonical", [{"name": "f", "parameters": _nested(levels - 2)}]),
+        ("tool_choice", "anthropic", {"tool_choice": _nested(levels - 1)}),
+        ("request", "canonical", {"messages": _nested(levels - 1)}),
+        ("response", "openai-chat", {"choices": _nested(levels - 1)}),
+        ("stream", "canonical", [{"data": _nested(levels - 2)}]),
+        ("text", "text", '<tool_call>{"name":"f","arguments":' + args + "}</tool_call>"),
+        ("request", "openai-chat", {"messages": [{"role": "assistant", "tool_calls": [chat_call]}]}),
+    ]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_ten_thousand_levels_deep_is_payload_too_deep(target):
+    for kind, source, payload in _deep_payloads(10_000):
+        err = _refusal(kind, payload, source, target)
+        assert err.code == "payload.too_deep", (kind, source, err)
+        assert str(MAX_DEPTH) in err.message
+
+
+def test_the_depth_limit_is_the_same_in_every_kind():
+    for kind, source, payload in _deep_payloads(MAX_DEPTH + 1)[:5]:
+        assert _refusal(kind, payload, source, "canonical").code == "payload.too_deep", kind
+    for kind, source, payload in _deep_payloads(MAX_DEPTH)[:5]:
+        try:
+            translate(kind, payload, source=source, target="canonical")
+        except TranslationError as err:
+            assert err.code != "payload.too_deep", (kind, err)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_deep_but_allowed_schemas_and_arguments_translate(target):
+    schema = {"type": "string"}
+    for _ in range(MAX_DEPTH - 6):
+        schema = {"type": "array", "items": schema}
+    tools = [{"type": "function", "function": {"name": "f", "parameters": obj({"x": schema})}}]
+    profile = {"openai.strict": "off"}
+    json.dumps(translate("tools", tools, source="openai-chat", target=target, profile=profile))
+    args = "[" * (MAX_DEPTH - 2) + "]" * (MAX_DEPTH - 2)  # the call object and its arguments are 2 levels
+    text = '<tool_call>{"name":"f","arguments":{"a":' + args + "}}</tool_call>"
+    json.dumps(translate("text", text, source="text", target=target))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize(
+    ("source", "payload", "path"),
+    [
+        ("anthropic", {"type": "any"}, "/type"),
+        ("anthropic", {"tool_choice": {"type": "any"}, "bogus": 1}, "/bogus"),
+        ("openai-chat", {"tool_choice": "auto", "foo": 1}, "/foo"),
+        ("gemini", {"mode": "ANY"}, "/mode"),
+    ],
+)
+def test_tool_choice_members_are_checked(target, source, payload, path):
+    err = _refusal("tool_choice", payload, source, target)
+    assert (err.code, err.path) == ("payload.invalid", path)
+
+
+@pytest.mark.parametrize("target", ["openai-chat", "openai-responses", "anthropic", "gemini"])
+def test_tool_choice_names_follow_the_target_name_rule(target):
+    err = _refusal("tool_choice", {"tool_choice": {"type": "tool", "name": "a b!"}}, "anthropic", target)
+    assert (err.code, err.path) == ("tool.invalid_name", "/tool_choice")

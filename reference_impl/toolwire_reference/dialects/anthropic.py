@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .._json import MISSING, expect_object, invalid, json_type
-from ..choice import invalid_choice, read_flag, refuse_or_degrade
+from ..choice import invalid_choice, read_flag, read_payload, refuse_or_degrade
 from ..errors import SchemaProblem, fail
 from ..model import Choice, Tool
 from ..rules import ANTHROPIC_ROOT_UNSUPPORTED
@@ -72,7 +72,7 @@ def encode_tools(tools: list[Tool], profile: Mapping[str, str]) -> list[dict]:
 
 
 def decode_tool_choice(payload: object, profile: Mapping[str, str]) -> Choice:
-    obj = expect_object(payload, (), "the tool-choice payload")
+    obj = read_payload(payload, ("tool_choice",), NAME)
     choice = Choice(parallel_path="/tool_choice/disable_parallel_tool_use")
     value = obj.get("tool_choice", MISSING)
     if value is MISSING:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .._json import MISSING, expect_object, invalid
-from ..choice import MODES, invalid_choice, read_flag, read_names
+from ..choice import MODES, invalid_choice, read_flag, read_names, read_payload
 from ..model import Choice, Tool
 from .common import head, read_function, schema_copy, tool_list
 
@@ -37,10 +37,7 @@ def encode_tools(tools: list[Tool], profile: Mapping[str, str]) -> list[dict]:
 
 
 def decode_tool_choice(payload: object, profile: Mapping[str, str]) -> Choice:
-    obj = expect_object(payload, (), "the tool-choice payload")
-    for key in obj:
-        if key not in ("tool_choice", "parallel_tool_calls"):
-            raise invalid(f"the canonical tool-choice payload has no member `{key}`", (key,))
+    obj = read_payload(payload, ("tool_choice", "parallel_tool_calls"), NAME)
     choice = Choice()
     value = obj.get("tool_choice", MISSING)
     if value is not MISSING:

@@ -129,6 +129,8 @@ def _part(req: Request, value: Any, path: tuple, allowed: tuple) -> dict:
         else:
             msgs.read_text(part.get("media_type", MISSING), path + ("media_type",), "`media_type`")
             msgs.read_text(part.get("data", MISSING), path + ("data",), "`data`")
+    elif kind == "json" and "value" not in part:
+        raise invalid("a `json` part needs `value`", path + ("value",))
     elif kind == "tool_call":
         for key in ("id", "name"):
             msgs.read_text(part.get(key, MISSING), path + (key,), f"`{key}`")

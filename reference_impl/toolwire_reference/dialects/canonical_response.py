@@ -73,6 +73,20 @@ def _decode_part(item: Any, path: tuple) -> dict:
     return out
 
 
+def decode_usage(value: Any, path: tuple) -> dict:
+    """A canonical ``usage`` object (also a stream's ``message_end``): both counts required."""
+    raw = need_object(value, path, "`usage`")
+    _closed(raw, USAGE_KEYS, path, "`usage`")
+    usage = {}
+    for key in USAGE_KEYS:
+        count = opt_count(raw, key, path)
+        if count is MISSING and key in ("input_tokens", "output_tokens"):
+            raise response_invalid(f"`usage` needs `{key}`", path + (key,))
+        if count is not MISSING:
+            usage[key] = count
+    return usage
+
+
 def decode_response(payload: Any, profile: Mapping[str, str]) -> dict:
     body = need_object(payload, (), "a canonical response")
     _closed(body, _MEMBERS, (), "the canonical response")
@@ -85,24 +99,13 @@ def decode_response(payload: Any, profile: Mapping[str, str]) -> dict:
         raise response_invalid(
             f"`stop_reason` must be one of {', '.join(CANONICAL_STOP_REASONS)}", ("stop_reason",)
         )
-    usage: Any = MISSING
-    if "usage" in body:
-        raw = need_object(body["usage"], ("usage",), "`usage`")
-        _closed(raw, USAGE_KEYS, ("usage",), "`usage`")
-        usage = {}
-        for key in USAGE_KEYS:
-            value = opt_count(raw, key, ("usage",))
-            if value is MISSING and key in ("input_tokens", "output_tokens"):
-                raise response_invalid(f"`usage` needs `{key}`", ("usage", key))
-            if value is not MISSING:
-                usage[key] = value
     return canonical_response(
         content=content,
         stop_reason=stop_reason,
         response_id=opt_string(body, "id", (), "`id`"),
         model=opt_string(body, "model", (), "`model`"),
         stop_sequence=opt_string(body, "stop_sequence", (), "`stop_sequence`"),
-        usage=usage,
+        usage=decode_usage(body["usage"], ("usage",)) if "usage" in body else MISSING,
     )
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .._json import MISSING, expect_list, expect_object, invalid, pick_alias
-from ..choice import invalid_choice, read_names, refuse_or_degrade
+from ..choice import invalid_choice, read_names, read_payload, refuse_or_degrade
 from ..errors import fail, pointer
 from ..model import Choice, SchemaOrigin, Tool
 from ..profiles import degrading
@@ -80,7 +80,7 @@ def encode_tools(tools: list[Tool], profile: Mapping[str, str]) -> list[dict]:
 
 
 def decode_tool_choice(payload: object, profile: Mapping[str, str]) -> Choice:
-    obj = expect_object(payload, (), "the tool-choice payload")
+    obj = read_payload(payload, ("toolConfig", "tool_config"), NAME)
     choice = Choice()
     key, config = pick_alias(obj, ("toolConfig", "tool_config"), ())
     if config is MISSING or config is None:

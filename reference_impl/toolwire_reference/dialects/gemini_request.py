@@ -214,6 +214,10 @@ def _decode_part(part: Any, role: str, path: Segments, profile, ids, pending: li
     if kind == "text":
         value = msgs.read_text(value, where)
         if members.get("thought", (None, False))[1] is True:
+            if role != "assistant":
+                where = path + (members["thought"][0],)
+                message = "a thought belongs in a model turn"
+                raise TranslationError("message.invalid_role", message, pointer(where))
             return msgs.thinking(value, signature)
         return msgs.text(value)
     if kind == "functionCall":

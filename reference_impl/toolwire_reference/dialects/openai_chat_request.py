@@ -207,7 +207,10 @@ def _decode_assistant(builder, message: dict, path: Segments, profile, ids, lega
         for j, part in enumerate(expect_list(content, path + ("content",), "`content`")):
             where = path + ("content", j)
             part = expect_object(part, where, "a content part")
-            key = {"text": "text", "refusal": "refusal"}.get(part.get("type"))
+            kind = part.get("type")
+            if kind is not None:
+                msgs.read_text(kind, where + ("type",), "a content part's `type`")
+            key = {"text": "text", "refusal": "refusal"}.get(kind)
             if key is None:
                 msgs.unsupported_part(profile, f"a `{part.get('type')}` part in an assistant message", where)
                 continue

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .._json import MISSING, expect_object, invalid
-from ..choice import invalid_choice, read_flag, refuse_or_degrade
+from ..choice import invalid_choice, read_flag, read_payload, refuse_or_degrade
 from ..errors import fail
 from ..model import Choice, Tool
 from ..profiles import degrading
@@ -148,7 +148,8 @@ def decode_choice(
     legacy: bool,
 ) -> Choice:
     """Decode ``{tool_choice?, parallel_tool_calls?, function_call? (chat only)}``."""
-    obj = expect_object(payload, (), "the tool-choice payload")
+    members = ("tool_choice", "parallel_tool_calls") + (("function_call",) if legacy else ())
+    obj = read_payload(payload, members, "openai-chat" if legacy else "openai-responses")
     choice = Choice()
     value, path = obj.get("tool_choice"), "/tool_choice"
     if legacy and obj.get("function_call") is not None:

@@ -35,6 +35,12 @@ def check_schema(schema: dict) -> None:
             f'the parameter schema\'s root must say "type": "object", not {_show(schema.get("type"))}',
             (),
         )
+    check_shape(schema)
+
+
+def check_shape(schema: dict) -> None:
+    """Raise SchemaProblem for a bad ``type`` or a keyword of the wrong JSON shape, at any depth (the
+    checks of ``check_schema`` but the root rule: a response-format schema may have any root)."""
     walk(schema, _check_node)
 
 

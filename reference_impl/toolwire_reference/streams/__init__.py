@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from .._json import json_type
+from ..errors import fail
 from ..profiles import resolve_profile
 from ..rules import DIALECTS
 from .anthropic import AnthropicDecoder, AnthropicEncoder
@@ -93,6 +95,8 @@ def translate_stream(
 
 
 def _run(transcoder: StreamTranscoder, events: Iterable[Any]) -> Iterator[dict]:
+    if isinstance(events, (str, bytes, dict)) or not isinstance(events, Iterable):
+        raise fail("payload.invalid", f"a stream is an array of events, not {json_type(events)}", ())
     for event in events:
         yield from transcoder.feed(event)
     yield from transcoder.close()

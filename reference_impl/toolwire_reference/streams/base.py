@@ -20,8 +20,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .._json import check_depth, json_type
 from ..calls import derived_id
-from ..errors import Segments, TranslationError, fail
+from ..errors import Segments, TranslationError, fail, pointer
 
 # Targets with a place for thinking (RULES.md "Thinking and signatures"); openai-chat has none.
 THINKING_TARGETS = ("canonical", "anthropic", "openai-responses", "gemini")
@@ -94,11 +95,14 @@ class Decoder:
             raise fail(
                 "stream.invalid_event", 'a stream event is an object {"event"?, "data"}', (self.position,)
             )
+        check_depth(event, (self.position,), 1)  # levels counted from the stream (the array of events)
         try:
             return self.on_data(event["data"])
         except TranslationError as exc:
             if exc.code == "response.invalid":  # a shared response reader refused a member
-                raise fail("stream.invalid_event", exc.message, (self.position, "data")) from exc
+                here = pointer((self.position,))
+                path = exc.path if exc.path.startswith(here + "/") else pointer(self.path())
+                raise TranslationError("stream.invalid_event", exc.message, path) from exc
             raise
         except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
             raise self.invalid(
@@ -124,6 +128,13 @@ class Decoder:
     def invalid(self, message: str, *segments: str | int) -> TranslationError:
         return fail("stream.invalid_event", message, (self.position, "data", *segments))
 
+    def string(self, value: Any, what: str, *segments: str | int) -> str:
+        """``value`` when it is a string, else ``stream.invalid_event``: every fragment, id and name a
+        decoder passes on goes through here, so the encoders only ever see strings."""
+        if isinstance(value, str):
+            return value
+        raise self.invalid(f"{what} must be a string, not {json_type(value)}", *segments)
+
     def after_end(self, data: Any) -> list[dict]:
         raise self.invalid(f"an event after the end of the {self.dialect} stream")
 
@@ -148,6 +159,9 @@ class Decoder:
         ``signed``: the source promises a signature for this thinking block (it may come at its end);
         carried as the internal member ``signed`` on the block's first event (an Anthropic target streams
         such thinking at once and holds unsigned thinking; the canonical encoder leaves it out)."""
+        self.string(text, f"a {kind} fragment")
+        if signature is not None:
+            self.string(signature, "a signature")
         out: list[dict] = []
         if not text and signature is None:
             return out
@@ -171,6 +185,8 @@ class Decoder:
         return [{"type": "block_end", "index": index}]
 
     def start_call(self, key: Any, call_id: str, name: str, **extra: Any) -> list[dict]:
+        self.string(call_id, "a tool call's id")
+        self.string(name, "a tool call's name")
         out = self.close_text()
         index = self.new_block()
         self.calls += 1
@@ -181,6 +197,7 @@ class Decoder:
         return out
 
     def call_delta(self, key: Any, fragment: str) -> list[dict]:
+        self.string(fragment, "an arguments fragment")
         if not fragment:
             return []
         return [{"type": "tool_call_delta", "index": self.open_calls[key], "arguments": fragment}]

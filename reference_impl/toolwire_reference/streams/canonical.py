@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..calls import CANONICAL_STOP_REASONS, encode_call_id
+from ..dialects.canonical_response import decode_usage
 from .base import Decoder, Encoder
 
 NAME = "canonical"
@@ -80,6 +81,8 @@ class CanonicalDecoder(Decoder):
             if data["stop_reason"] not in CANONICAL_STOP_REASONS:
                 raise self.invalid("`stop_reason` is not a canonical stop reason", "stop_reason")
             self.ended = True
+            if "usage" in data:
+                return [{**data, "usage": decode_usage(data["usage"], self.path("usage"))}]
             return [dict(data)]
         index = data["index"]
         if kind == "block_end":

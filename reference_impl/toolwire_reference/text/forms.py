@@ -14,11 +14,12 @@ Adding a form is adding an entry: an opener (or a starter of an existing one) an
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from .._json import load_json
 
 #: What counts as whitespace around calls, tags and values: JSON's four whitespace characters.
 WS = " \t\n\r"
@@ -78,7 +79,7 @@ def _arguments(args: Any) -> dict:
         if not args.strip(WS):
             return {}
         try:
-            args = json.loads(args)
+            args = load_json(args, ())
         except ValueError as exc:
             raise Malformed(f"the arguments string is not valid JSON ({exc})") from None
     if not isinstance(args, dict):
@@ -89,7 +90,7 @@ def _arguments(args: Any) -> dict:
 def parse_json_body(body: str, match: re.Match[str] | None = None) -> list[Call]:
     """A JSON body: one call object, or a non-empty array of call objects."""
     try:
-        value = json.loads(body)
+        value = load_json(body, ())
     except ValueError as exc:
         raise Malformed(f"the body is not valid JSON ({exc})") from None
     if isinstance(value, list):
@@ -115,7 +116,7 @@ def parse_tagged(body: str, match: re.Match[str] | None = None) -> list[Call]:
     if text is None or not text.strip(WS):
         return [(m.group(1), {})]
     try:
-        args = json.loads(text)
+        args = load_json(text, ())
     except ValueError as exc:
         raise Malformed(f"the <arguments> are not valid JSON ({exc})") from None
     return [(m.group(1), _arguments(args))]
@@ -133,7 +134,7 @@ def parameter_value(raw: str) -> Any:
     elif raw.endswith("\n"):
         raw = raw[:-1]
     try:
-        return json.loads(raw)
+        return load_json(raw, ())
     except ValueError:
         return raw
 
