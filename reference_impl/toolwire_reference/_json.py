@@ -7,15 +7,21 @@ from typing import Any
 
 from .errors import Segments, TranslationError, fail
 
+_CONTAINERS = (dict, list)
+#: exact types, for set lookups on the hot paths (parsed JSON holds no subclasses; other values take the
+#: general ``isinstance`` way)
+_CONTAINER_TYPES = frozenset(_CONTAINERS)
+_SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))
+
 MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING", "__bool__": lambda self: False})()
 
 
 def copy_json(value: Any) -> Any:
     """A deep copy of a JSON value (dicts and lists are new objects)."""
     if isinstance(value, dict):
-        return {k: copy_json(v) for k, v in value.items()}
+        return {k: v if type(v) in _SCALAR_TYPES else copy_json(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [copy_json(v) for v in value]
+        return [v if type(v) in _SCALAR_TYPES else copy_json(v) for v in value]
     return value
 
 
@@ -89,7 +95,6 @@ def pick_alias(obj: dict, keys: tuple[str, ...], path: Segments) -> tuple[str | 
 #: recursive walk, in every kind (``payload.too_deep``); JSON texts inside strings (tool-call arguments)
 #: are held to the same limit on their own.
 MAX_DEPTH = 256
-_CONTAINERS = (dict, list)
 
 
 def too_deep(path: Segments) -> TranslationError:
@@ -108,9 +113,11 @@ def check_depth(value: Any, path: Segments = (), level: int = 0) -> None:
         level += 1
         if level > MAX_DEPTH:
             raise too_deep(path + _first_too_deep(value, MAX_DEPTH - start))
-        nodes = [
-            v for n in nodes for v in (n.values() if isinstance(n, dict) else n) if isinstance(v, _CONTAINERS)
-        ]
+        below: list[Any] = []
+        for node in nodes:
+            items = node.values() if isinstance(node, dict) else node
+            below += [v for v in items if type(v) not in _SCALAR_TYPES and isinstance(v, _CONTAINERS)]
+        nodes = below
 
 
 def _first_too_deep(value: Any, limit: int) -> Segments:

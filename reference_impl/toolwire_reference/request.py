@@ -98,6 +98,14 @@ def unsupported(profile: Mapping[str, str], code: str, message: str, path: str) 
     refuse_or_degrade(profile, code, message, path, None)
 
 
+def require_messages(messages: list, target: str) -> list:
+    """The encoded conversation; ``payload.invalid`` when it is empty, which ``target`` never accepts
+    (a source with no message, or with only a system prompt where the target keeps it apart)."""
+    if not messages:
+        raise invalid(f"the request has no message, and {target} requires at least one", ())
+    return messages
+
+
 def drop_setting(req: Request, name: str, target: str, profile: Mapping[str, str]) -> None:
     """A setting the target cannot express: ``request.unsupported_field`` at its source member, or
     dropped under ``unsupported=degrade``."""

@@ -407,3 +407,20 @@ def test_tool_choice_members_are_checked(target, source, payload, path):
 def test_tool_choice_names_follow_the_target_name_rule(target):
     err = _refusal("tool_choice", {"tool_choice": {"type": "tool", "name": "a b!"}}, "anthropic", target)
     assert (err.code, err.path) == ("tool.invalid_name", "/tool_choice")
+
+
+@pytest.mark.parametrize(
+    ("source", "payload", "target"),
+    [
+        ("anthropic", {"model": "m", "max_tokens": 5, "messages": []}, "openai-chat"),
+        ("anthropic", {"model": "m", "max_tokens": 5, "messages": []}, "gemini"),
+        ("canonical", {"system": [{"type": "text", "text": "be brief"}], "messages": []}, "anthropic"),
+    ],
+)
+def test_a_request_without_a_message_is_refused_where_the_target_needs_one(source, payload, target):
+    # found by `make fuzz`: the output was an empty `messages` / `contents`, which the target rejects
+    with pytest.raises(TranslationError) as caught:
+        translate("request", payload, source=source, target=target)
+    assert caught.value.code == "payload.invalid" and "requires at least one" in str(caught.value)
+    # a system prompt is a message in OpenAI Chat; Responses takes an empty input
+    assert translate("request", payload, source=source, target="openai-responses")["input"] == []

@@ -26,6 +26,7 @@ from ..request import (
     present,
     put_settings,
     read_stop,
+    require_messages,
     required_max_tokens,
 )
 from . import anthropic
@@ -202,10 +203,13 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
             out["system"] = req.system[0]["text"]
         else:
             out["system"] = [{"type": "text", "text": part["text"]} for part in req.system]
-    out["messages"] = [
-        {"role": m["role"], "content": [b for p in m["content"] if (b := _encode_part(req, p, profile))]}
-        for m in req.messages
-    ]
+    out["messages"] = require_messages(
+        [
+            {"role": m["role"], "content": [b for p in m["content"] if (b := _encode_part(req, p, profile))]}
+            for m in req.messages
+        ],
+        NAME,
+    )
     tools = encode_tools(req, anthropic, NAME, profile)
     if tools is not MISSING:
         out["tools"] = tools

@@ -33,6 +33,7 @@ from ..request import (
     open_request,
     put_settings,
     read_stop,
+    require_messages,
     schema_tool,
     unsupported,
 )
@@ -293,13 +294,16 @@ def _decode_response(value: dict, path: Segments, ids, pending: list[dict]) -> d
 def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
     out: dict = {}
     names = msgs.call_names(req)
-    out["contents"] = [
-        {
-            "role": "model" if m["role"] == "assistant" else "user",
-            "parts": [p for part in m["content"] if (p := _encode_part(req, part, names, profile))],
-        }
-        for m in req.messages
-    ]
+    out["contents"] = require_messages(
+        [
+            {
+                "role": "model" if m["role"] == "assistant" else "user",
+                "parts": [p for part in m["content"] if (p := _encode_part(req, part, names, profile))],
+            }
+            for m in req.messages
+        ],
+        NAME,
+    )
     if req.system:
         out["systemInstruction"] = {"parts": [{"text": part["text"]} for part in req.system]}
     tools = encode_tools(req, gemini, NAME, profile)

@@ -29,6 +29,7 @@ from ..request import (
     present,
     put_settings,
     read_stop,
+    require_messages,
     schema_tool,
     under,
 )
@@ -268,7 +269,7 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
             messages += _encode_user(req, message, profile)
         else:
             messages.append(_encode_assistant(req, message, profile))
-    out["messages"] = messages
+    out["messages"] = require_messages(messages, NAME)
     tools = encode_tools(req, openai_chat, NAME, profile)
     if tools is not MISSING:
         out["tools"] = tools

@@ -118,6 +118,8 @@ def transform(
     inline: RefInliner | None = None,
 ) -> Any:
     """A new schema: ``pre``/``post`` applied to every subschema object (see the module docstring)."""
+    if pre is None and post is None and inline is None:
+        return copy_json(schema)  # nothing to apply: the same result without visiting the subschemas
 
     def visit(node: Any, rel: Segments, active: frozenset) -> Any:
         if not isinstance(node, dict):
