@@ -61,9 +61,12 @@ def expect_list(value: Any, path: Segments, what: str) -> list:
     return value
 
 
-def optional_string(obj: dict, key: str, path: Segments, what: str) -> Any:
-    """``obj[key]`` when it is a string, MISSING when absent; anything else is payload.invalid."""
+def optional_string(obj: dict, key: str, path: Segments, what: str, *, null_is_absent: bool = False) -> Any:
+    """``obj[key]`` when it is a string, MISSING when absent (or null, when allowed); anything else is
+    payload.invalid."""
     value = obj.get(key, MISSING)
+    if value is None and null_is_absent:
+        return MISSING
     if value is MISSING or isinstance(value, str):
         return value
     raise invalid(f"{what} must be a string, not {json_type(value)}", path + (key,))

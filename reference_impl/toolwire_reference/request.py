@@ -35,6 +35,7 @@ SETTINGS = (
     "top_k",
     "stop",
     "response_format",
+    "reasoning",
     "stream",
 )
 

@@ -278,13 +278,19 @@ def test_a_client_going_away_is_one_line_in_the_log(tmp_path: Path, upstream) ->
 
 def test_an_unsupported_member_names_itself_and_the_profile_that_accepts_it(tmp_path: Path, upstream) -> None:
     body = json.loads(request_bytes("anthropic"))
-    body.update(thinking={"type": "enabled", "budget_tokens": 1024}, metadata={"user_id": "u-1"})
+    # Claude Code's members translate (thinking) or are ignorable (metadata); an MCP server list has no
+    # equivalent in an OpenAI Chat request
+    body.update(
+        thinking={"type": "enabled", "budget_tokens": 1024},
+        metadata={"user_id": "u-1"},
+        mcp_servers=[{"type": "url", "url": "https://mcp.example.com/sse", "name": "example"}],
+    )
     with serve(tmp_path, "anthropic", "openai-chat", upstream.url) as proxy:
         status, answer = call(upstream, proxy.url + "/v1/messages", json.dumps(body).encode())
     assert status == 400
     err = answer["error"]
-    assert (err["code"], err["param"]) == ("request.unsupported_field", "/thinking")
-    assert "`thinking`" in err["message"] and "request member /thinking" in err["message"]
+    assert (err["code"], err["param"]) == ("request.unsupported_field", "/mcp_servers")
+    assert "`mcp_servers`" in err["message"] and "request member /mcp_servers" in err["message"]
     assert "--profile unsupported=degrade" in err["message"], err["message"]
     assert upstream.bodies == []
     # started so, the proxy drops it (its translation is another matter) and sends the rest
@@ -315,7 +321,8 @@ def test_an_unsupported_member_names_itself_and_the_profile_that_accepts_it(tmp_
         upstream.script = script
         status, answer = call(upstream, proxy.url + "/v1/messages", json.dumps(body).encode())
     assert status == 200, answer
-    assert "thinking" not in upstream.bodies[-1]
+    assert "mcp_servers" not in upstream.bodies[-1] and "metadata" not in upstream.bodies[-1]
+    assert upstream.bodies[-1]["reasoning_effort"] == "low"  # the thinking budget, as a level
 
 
 def test_an_unsupported_member_no_profile_accepts_says_where_it_could_be_supported(monkeypatch) -> None:

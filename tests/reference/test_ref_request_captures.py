@@ -17,8 +17,10 @@ FILES = sorted((d, path) for d in PROVIDERS for path in (CAPTURES / d).glob("*.r
 EXPECTED_ERRORS = {
     # Anthropic's own 400 for a tool_result with no preceding tool_use (ids.orphans=error)
     "10_error_orphan_tool_result": ("call.orphan_result", "/messages/1/content/0", None),
-    # `reasoning` has no canonical equivalent
-    "14_stream_reasoning_then_function_call_2025-09": ("request.unsupported_field", "/reasoning", None),
+    # Anthropic cannot think while a tool is forced (tool_choice required)
+    "14_stream_reasoning_then_function_call_2025-09": ("request.unsupported_field", "/reasoning", "anthropic"),
+    # Gemini cannot turn parallel calls off
+    "16_codex_first_turn": ("choice.parallel_unsupported", "/parallel_tool_calls", "gemini"),
     # a choice among several named tools: Anthropic forces one tool or any
     "06_tool_choice_allowed_tools": ("choice.unsupported", "/tool_choice", "anthropic"),
     "06_parallel_3_function_calls": (

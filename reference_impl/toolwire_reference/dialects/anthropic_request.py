@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import calls
+from .. import calls, reasoning
 from .. import messages as msgs
 from .._json import MISSING, expect_list, expect_object, invalid
 from ..errors import Segments, TranslationError, pointer
@@ -44,6 +44,7 @@ _KNOWN = (
     "top_k",
     "stop_sequences",
     "stream",
+    "thinking",
 )
 _SETTINGS = {
     "model": "model",
@@ -74,6 +75,7 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
     stop = read_stop(body, "stop_sequences", (), allow_string=False)
     if stop is not MISSING:
         req.set("stop", stop, ("stop_sequences",))
+    reasoning.read_anthropic(req, body)
     if present(body, "system"):
         _decode_system(req, body["system"], profile)
     builder = msgs.Builder(req)
@@ -214,6 +216,7 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
     if tools is not MISSING:
         out["tools"] = tools
     out.update(encode_choice(req, anthropic, profile))
+    reasoning.write_anthropic(req, out, profile)
     put_settings(req, out, {k: v for k, v in _SETTINGS.items() if k not in ("model", "max_tokens")})
     drop_setting(req, "response_format", NAME, profile)
     return out

@@ -15,11 +15,13 @@ def read_function(
     null_strict: bool,
     tool_path: Segments | None = None,
     has_strict: bool = True,
+    null_description: bool = False,
 ) -> Tool:
     """A Tool from the object at ``path`` holding ``name``, ``description``, ``<params_key>``, ``strict``.
 
     ``tool_path`` is the pointer of the whole tool (default ``path``), where tool-level problems point;
-    ``null_strict`` reads ``strict: null`` as absent; without ``has_strict`` the dialect has no ``strict``.
+    ``null_strict`` reads ``strict: null`` as absent, ``null_description`` ``description: null``; without
+    ``has_strict`` the dialect has no ``strict``.
 
     The name and the schema are kept raw: the shared validation reports their problems.
     """
@@ -27,7 +29,9 @@ def read_function(
         name=obj.get("name", MISSING),
         path=path if tool_path is None else tool_path,
         name_path=path + ("name",),
-        description=optional_string(obj, "description", path, "`description`"),
+        description=optional_string(
+            obj, "description", path, "`description`", null_is_absent=null_description
+        ),
     )
     if has_strict:
         tool.strict = optional_bool(obj, "strict", path, "`strict`", null_is_absent=null_strict)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import calls
+from .. import calls, reasoning
 from .. import messages as msgs
 from .._json import MISSING, copy_json, expect_list, expect_object, invalid, pick_alias
 from ..errors import Segments, TranslationError, pointer
@@ -61,6 +61,7 @@ _GENERATION = {
     "responseMimeType": "response_mime_type",
     "responseSchema": "response_schema",
     "responseJsonSchema": "response_json_schema",
+    "thinkingConfig": "thinking_config",
 }
 _PART = {
     "text": "text",
@@ -133,6 +134,9 @@ def _decode_generation(req: Request, config: dict, base: Segments, profile) -> N
     stop = read_stop(config, key, base, allow_string=False)
     if stop is not MISSING:
         req.set("stop", stop, base + (key,))
+    key, thinking = _get(config, "thinkingConfig", _GENERATION, base)
+    if thinking is not MISSING and thinking is not None:
+        reasoning.read_gemini(req, config, base, key)
     mime_key, mime = _get(config, "responseMimeType", _GENERATION, base)
     schema_key, schema = _get(config, "responseSchema", _GENERATION, base)
     json_key, json_schema = _get(config, "responseJsonSchema", _GENERATION, base)
@@ -294,16 +298,16 @@ def _decode_response(value: dict, path: Segments, ids, pending: list[dict]) -> d
 def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
     out: dict = {}
     names = msgs.call_names(req)
-    out["contents"] = require_messages(
-        [
-            {
-                "role": "model" if m["role"] == "assistant" else "user",
-                "parts": [p for part in m["content"] if (p := _encode_part(req, part, names, profile))],
-            }
-            for m in req.messages
-        ],
-        NAME,
-    )
+    contents = [
+        {
+            "role": "model" if m["role"] == "assistant" else "user",
+            "parts": [p for part in m["content"] if (p := _encode_part(req, part, names, profile))],
+        }
+        for m in req.messages
+    ]
+    # a message with nothing to say (an assistant turn with `content: null` and no calls) is left out:
+    # Gemini refuses a content without parts
+    out["contents"] = require_messages([c for c in contents if c["parts"]], NAME)
     if req.system:
         out["systemInstruction"] = {"parts": [{"text": part["text"]} for part in req.system]}
     tools = encode_tools(req, gemini, NAME, profile)
@@ -324,6 +328,7 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
     )
     if "response_format" in req.settings:
         config.update(_encode_format(req, profile))
+    reasoning.write_gemini(req, config)
     if config:
         out["generationConfig"] = config
     return out

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import calls
+from .. import calls, reasoning
 from .. import messages as msgs
 from .._json import MISSING, expect_list, expect_object, invalid
 from ..errors import Segments, TranslationError, pointer
@@ -51,6 +51,7 @@ _KNOWN = (
     "top_p",
     "stop",
     "response_format",
+    "reasoning_effort",
     "stream",
 )
 
@@ -78,6 +79,7 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
     stop = read_stop(body, "stop", (), allow_string=True)
     if stop is not MISSING:
         req.set("stop", stop, ("stop",))
+    reasoning.read_chat(req, body)
     if present(body, "response_format"):
         fmt = _decode_format(req, body["response_format"])
         if fmt is not None:
@@ -270,6 +272,7 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
         else:
             messages.append(_encode_assistant(req, message, profile))
     out["messages"] = require_messages(messages, NAME)
+    reasoning.write_chat(req, out)
     tools = encode_tools(req, openai_chat, NAME, profile)
     if tools is not MISSING:
         out["tools"] = tools

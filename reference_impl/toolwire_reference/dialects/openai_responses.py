@@ -41,7 +41,10 @@ def decode_tools(payload: object, profile: Mapping[str, str]) -> list[Tool]:
     tools = []
     for i, item in enumerate(tool_list(payload)):
         obj = openai_common.function_tool(item, i)
-        tools.append(read_function(obj, (i,), params_key="parameters", null_strict=True))
+        # the OpenAPI FunctionTool has `description: string | null`; real clients send null
+        tools.append(
+            read_function(obj, (i,), params_key="parameters", null_strict=True, null_description=True)
+        )
     return tools
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import calls
+from .. import calls, reasoning
 from .. import messages as msgs
 from .._json import MISSING, expect_list, expect_object, invalid
 from ..errors import Segments, TranslationError, pointer
@@ -48,6 +48,7 @@ _KNOWN = (
     "temperature",
     "top_p",
     "text",
+    "reasoning",
     "stream",
 )
 _SETTINGS = {
@@ -65,6 +66,7 @@ _SETTINGS = {
 def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
     body, req = open_request(payload, _KNOWN, profile, NAME)
     copy_settings(req, body, (), _SETTINGS, model="string", max_tokens="integer", stream="bool")
+    reasoning.read_responses(req, body)
     if present(body, "instructions"):
         instructions = msgs.read_text(body["instructions"], ("instructions",), "`instructions`")
         if instructions:
@@ -202,6 +204,7 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
     put_settings(req, out, {v: k for k, v in _SETTINGS.items() if v != "model"})
     drop_setting(req, "stop", NAME, profile)
     drop_setting(req, "top_k", NAME, profile)
+    reasoning.write_responses(req, out)
     if "response_format" in req.settings:
         fmt = encode_format(req, profile)
         out["text"] = {"format": fmt if fmt.get("type") == "json_object" else {"type": "json_schema", **fmt}}
