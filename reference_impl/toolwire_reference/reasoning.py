@@ -85,23 +85,49 @@ def _budget(value: Any, path: Segments, minimum: int = 0) -> int:
     return value
 
 
-def read_canonical(req: Request, body: dict) -> None:
-    """The canonical ``reasoning`` member."""
+def _read_object(
+    req: Request, body: dict, readers: Mapping[str, tuple[str, Any]], *, null_is_absent: bool
+) -> None:
+    """``body["reasoning"]`` (an object), each member read by ``readers[key] = (canonical name, reader)``;
+    any other member is payload.invalid."""
     if body.get(NAME) is None:
         return
     base: Segments = (NAME,)
-    value = expect_object(body[NAME], base, "`reasoning`")
     out: dict[str, Any] = {}
-    for key, item in value.items():
-        if key == "effort":
-            out[key] = _one_of(item, EFFORTS, "`reasoning.effort`", base + (key,))
-        elif key == "summary":
-            out[key] = _one_of(item, SUMMARIES, "`reasoning.summary`", base + (key,))
-        elif key == "budget_tokens":
-            out[key] = _budget(item, base + (key,))
-        else:
+    for key, item in expect_object(body[NAME], base, "`reasoning`").items():
+        if item is None and null_is_absent:
+            continue
+        if key not in readers:
             raise invalid(f"`reasoning` has no member `{key}`", base + (key,))
+        name, read = readers[key]
+        out[name] = read(item, base + (key,))
     req.set(NAME, out, base)
+
+
+def _effort(item: Any, path: Segments) -> str:
+    return _one_of(item, EFFORTS, f"`{'.'.join(map(str, path))}`", path)
+
+
+def _summary(item: Any, path: Segments) -> str:
+    return _one_of(item, SUMMARIES, f"`{'.'.join(map(str, path))}`", path)
+
+
+_CANONICAL_MEMBERS = {
+    "effort": ("effort", _effort),
+    "summary": ("summary", _summary),
+    "budget_tokens": ("budget_tokens", _budget),
+}
+#: ``generate_summary``: the deprecated name of ``summary``
+_RESPONSES_MEMBERS = {
+    "effort": ("effort", _effort),
+    "summary": ("summary", _summary),
+    "generate_summary": ("summary", _summary),
+}
+
+
+def read_canonical(req: Request, body: dict) -> None:
+    """The canonical ``reasoning`` member."""
+    _read_object(req, body, _CANONICAL_MEMBERS, null_is_absent=False)
 
 
 def read_anthropic(req: Request, body: dict) -> None:
@@ -130,22 +156,8 @@ def read_chat(req: Request, body: dict) -> None:
 
 
 def read_responses(req: Request, body: dict) -> None:
-    """``reasoning: {"effort"?, "summary"?}`` (``generate_summary``: the deprecated name of ``summary``)."""
-    if body.get(NAME) is None:
-        return
-    base: Segments = (NAME,)
-    value = expect_object(body[NAME], base, "`reasoning`")
-    out: dict[str, Any] = {}
-    for key, item in value.items():
-        if item is None:
-            continue
-        if key == "effort":
-            out["effort"] = _one_of(item, EFFORTS, "`reasoning.effort`", base + (key,))
-        elif key in ("summary", "generate_summary"):
-            out["summary"] = _one_of(item, SUMMARIES, f"`reasoning.{key}`", base + (key,))
-        else:
-            raise invalid(f"`reasoning` has no member `{key}`", base + (key,))
-    req.set(NAME, out, base)
+    """``reasoning: {"effort"?, "summary"?}`` (null members are absent)."""
+    _read_object(req, body, _RESPONSES_MEMBERS, null_is_absent=True)
 
 
 def read_gemini(req: Request, config: dict, base: Segments, key: str) -> None:

@@ -337,6 +337,19 @@ def too_deep(what: str, value: Any = None) -> str:
     return f"toolwire: {what} nests {depth} levels deep (down {_short(where)}), too deep to translate"
 
 
+def parsed(raw: bytes, what: str, status: int, code: str) -> Any:
+    """``raw`` read as JSON, or a ``_Fault`` with ``status`` and ``code`` saying why it cannot be."""
+    try:
+        return json.loads(raw)
+    except UnicodeDecodeError as exc:
+        message = f"toolwire: {what} is not UTF-8 ({exc.reason} at byte {exc.start})"
+        raise _Fault(status, message, code, "") from None
+    except RecursionError:
+        raise _Fault(status, too_deep(what), code, "") from None
+    except ValueError as exc:
+        raise _Fault(status, f"toolwire: {what} is not JSON: {exc}", code, "") from None
+
+
 class _NotUTF8(Exception):
     """The upstream's stream holds bytes that are no UTF-8 (what and where)."""
 
@@ -459,21 +472,7 @@ def build_app(client: str, upstream: str, upstream_url: str, profile: Mapping[st
             raise _Fault(
                 413, f"toolwire: the request body is larger than {max_body} bytes", note="too large"
             ) from None
-        try:
-            body = json.loads(raw)
-        except UnicodeDecodeError as exc:
-            raise _Fault(
-                400,
-                f"toolwire: the request body is not UTF-8 ({exc.reason} at byte {exc.start})",
-                "payload.invalid",
-                "",
-            ) from None
-        except RecursionError:
-            raise _Fault(400, too_deep("the request body"), "payload.invalid", "") from None
-        except ValueError as exc:
-            raise _Fault(
-                400, f"toolwire: the request body is not JSON: {exc}", "payload.invalid", ""
-            ) from None
+        body = parsed(raw, "the request body", 400, "payload.invalid")
         if not isinstance(body, dict):
             raise _Fault(400, "toolwire: the request body must be a JSON object", "payload.invalid", "")
         if _LONE_SURROGATE_ESCAPE.search(raw):
@@ -578,21 +577,7 @@ def build_app(client: str, upstream: str, upstream_url: str, profile: Mapping[st
                 f"toolwire: the upstream's response broke off ({type(exc).__name__}: {exc})",
                 note="upstream broke off",
             ) from None
-        try:
-            payload = json.loads(raw)
-        except UnicodeDecodeError as exc:
-            raise _Fault(
-                502,
-                f"toolwire: the upstream's response body is not UTF-8 ({exc.reason} at byte {exc.start})",
-                "response.invalid",
-                "",
-            ) from None
-        except RecursionError:
-            raise _Fault(502, too_deep("the upstream's response body"), "response.invalid", "") from None
-        except ValueError:
-            raise _Fault(
-                502, "toolwire: the upstream's response body is not JSON", "response.invalid", ""
-            ) from None
+        payload = parsed(raw, "the upstream's response body", 502, "response.invalid")
         try:
             result = translate("response", payload, source=upstream, target=client, profile=prof)
         except TranslationError as exc:
