@@ -21,6 +21,7 @@ import asyncio
 import enum
 import importlib.metadata
 import json
+import urllib.parse
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from typing import Any
 
@@ -89,6 +90,15 @@ class SSEStream(httpx.SyncByteStream, httpx.AsyncByteStream):
             yield chunk
 
 
+#: the end of the path of each dialect's API (the part every base URL and API version shares)
+API_PATHS = {
+    "openai-chat": ("/chat/completions",),
+    "openai-responses": ("/responses",),
+    "anthropic": ("/messages",),
+    "gemini": (":generateContent", ":streamGenerateContent"),
+}
+
+
 class Upstream:
     """An in-process provider endpoint (``httpx.MockTransport``): records requests, answers canned bodies."""
 
@@ -128,12 +138,14 @@ class Upstream:
         """An asynchronous ``httpx`` client talking to this upstream."""
         return httpx.AsyncClient(transport=self.transport)
 
-    def capture(self, call: Callable[[], Any]) -> Any:
+    def capture(self, call: Callable[[], Any], dialect: str | None = None) -> Any:
         """Run ``call`` (which makes the library send one request) and return the JSON body it sent.
 
         An iterator ``call`` returns (a stream) is drained: a library may send its request on the first
         read. The library's exception for the canned 400 is expected and swallowed; an exception raised
-        before anything was sent is the library's own answer and propagates.
+        before anything was sent is the library's own answer and propagates. With ``dialect``, a request
+        the library sent to another API of the provider (OpenAI Responses instead of Chat Completions) is
+        no translation into ``dialect``: it is reported as such (the check errs), never judged as one.
         """
         self.requests.clear()
         try:
@@ -146,7 +158,15 @@ class Upstream:
                 raise
         if not self.requests:
             raise RuntimeError("toolwire peer adapter: the library sent no request")
-        return self.requests[0]["body"]
+        sent = self.requests[0]
+        path = urllib.parse.urlsplit(sent["url"]).path
+        if dialect is not None and not path.endswith(API_PATHS[dialect]):
+            raise RuntimeError(
+                f"toolwire peer adapter: the library sent this request to {path}, not to the {dialect} API "
+                f"(…{' or …'.join(API_PATHS[dialect])}): it chose another API of the provider for this "
+                f"input, so there is no {dialect} request to judge"
+            )
+        return sent["body"]
 
 
 def sse_event(ev: Any) -> str:

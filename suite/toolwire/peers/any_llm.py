@@ -129,14 +129,15 @@ class AnyLLMTranslator(PeerTranslator):
     def _request(self, source: str, target: str) -> Any:
         def run(payload: Any, profile: dict[str, str]) -> Any:
             up = Upstream()
-            return up.capture(lambda: _call(source, target, up, payload))
+            return up.capture(lambda: _call(source, target, up, payload), target)
 
         return run
 
     def _tools(self, source: str, target: str) -> Any:
         def run(payload: Any, profile: dict[str, str]) -> Any:
             up = Upstream()
-            sent = up.capture(lambda: _call(source, target, up, {**MINIMAL[source], "tools": payload}))
+            body = {**MINIMAL[source], "tools": payload}
+            sent = up.capture(lambda: _call(source, target, up, body), target)
             return sent.get("tools", [])
 
         return run
@@ -145,7 +146,7 @@ class AnyLLMTranslator(PeerTranslator):
         def run(payload: Any, profile: dict[str, str]) -> Any:
             up = Upstream()
             body = {**MINIMAL[source], "tools": choice_tools(source, payload), **payload}
-            sent = up.capture(lambda: _call(source, target, up, body))
+            sent = up.capture(lambda: _call(source, target, up, body), target)
             return {k: sent[k] for k in CHOICE_MEMBERS[target] if k in sent}
 
         return run
