@@ -202,10 +202,13 @@ def test_scope_loosens_members_of_unlisted_features_only(dialects: dict[str, Any
     assert loose["choices"] == []
     assert scoped(chat, "response", ["response.identity"], expected)["id"] == "msg_1"
     assert scoped(chat, "response", ["response.usage"], expected)["usage"] == {"prompt_tokens": 1}
-    # in a request only the model is routing: compared by the cases about it
-    lenient_model = {**expected, "model": {"$optional": {"$any": True}}}
-    assert scoped(chat, "request", ["calls.single"], expected) == lenient_model
-    assert scoped(chat, "request", ["request.model-carried"], expected) == expected
+    # in a request the model is routing and the end-user ids are no instruction: compared by the cases
+    # about them, also when the expectation leaves them out
+    lenient = {"$optional": {"$any": True}}
+    loose = scoped(chat, "request", ["calls.single"], expected)
+    assert loose["model"] == lenient and loose["user"] == lenient and loose["choices"] == []
+    assert compare(loose, {**expected, "model": "other", "user": "u-1"}) == []
+    assert scoped(chat, "request", ["request.model-carried", "request.metadata"], expected) == expected
     events = [{"data": {"id": "chatcmpl-1", "choices": []}}, {"data": {"id": "chatcmpl-1", "choices": []}}]
     assert all(e["data"]["id"] == {"$optional": {"$any": True}} for e in scoped(chat, "stream", [], events))
 
@@ -233,7 +236,8 @@ def test_a_responses_response_is_not_judged_on_settings_it_echoes(dialects: dict
     for echoed in ("parallel_tool_calls", "tool_choice", "tools"):
         assert loose[echoed] == {"$optional": {"$any": True}}
     assert compare(loose, {"output": [], "parallel_tool_calls": False, "tool_choice": "required"}) == []
-    assert scoped(responses, "response", ["response.echoed-settings"], expected) == expected
+    judged = scoped(responses, "response", ["response.echoed-settings"], expected)
+    assert {k: judged[k] for k in expected} == expected
     events = [{"event": "response.completed", "data": {"response": expected}}]
     assert scoped(responses, "stream", [], events)[0]["data"]["response"]["parallel_tool_calls"] == {
         "$optional": {"$any": True}

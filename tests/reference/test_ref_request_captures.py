@@ -18,7 +18,9 @@ EXPECTED_ERRORS = {
     # Anthropic's own 400 for a tool_result with no preceding tool_use (ids.orphans=error)
     "10_error_orphan_tool_result": ("call.orphan_result", "/messages/1/content/0", None),
     # Anthropic cannot think while a tool is forced (tool_choice required)
-    "14_stream_reasoning_then_function_call_2025-09": ("request.unsupported_field", "/reasoning", "anthropic"),
+    "14_stream_reasoning_then_function_call_2025-09": (
+        "request.unsupported_field", "/reasoning", "anthropic"
+    ),
     # Gemini cannot turn parallel calls off
     "16_codex_first_turn": ("choice.parallel_unsupported", "/parallel_tool_calls", "gemini"),
     # a choice among several named tools: Anthropic forces one tool or any
