@@ -302,14 +302,23 @@ FAMILIES: dict[str, tuple[str, ...]] = {
 }
 
 
-def family_model(target: str, requested: Any, default: str) -> str:
+#: the model of the target's family a request that asks for reasoning goes to, where ``default`` does not
+#: reason (LiteLLM refuses ``reasoning_effort`` for gpt-4o, as OpenAI would)
+REASONING_MODELS = {"openai-chat": "gpt-5", "openai-responses": "gpt-5"}
+_REASONING_MEMBERS = ("thinking", "reasoning_effort", "reasoning")
+
+
+def family_model(target: str, requested: Any, default: str, body: Any = None) -> str:
     """The model a peer adapter calls the library with for ``target``: the request's model when it is of
-    the target provider's family (a response names it back), else ``default``. Libraries pick code paths
-    by model name (LiteLLM: Gemini 3 behaviour, Anthropic's ``max_tokens``), so a foreign name (``gpt-4o``
-    sent to Gemini, ``claude-…`` to OpenAI, which LiteLLM then fakes a stream for) would test a path no user
-    takes."""
+    the target provider's family (a response names it back), else ``default`` (a reasoning model when
+    ``body``, the rest of the request, asks for reasoning). Libraries pick code paths by model name
+    (LiteLLM: Gemini 3 behaviour, Anthropic's ``max_tokens``, reasoning parameters), so a foreign name
+    (``gpt-4o`` sent to Gemini, ``claude-…`` to OpenAI, which LiteLLM then fakes a stream for) would test a
+    path no user takes."""
     if isinstance(requested, str) and requested and requested.startswith(FAMILIES.get(target, ("",))):
         return requested
+    if isinstance(body, dict) and any(body.get(k) is not None for k in _REASONING_MEMBERS):
+        return REASONING_MODELS.get(target, default)
     return default
 
 

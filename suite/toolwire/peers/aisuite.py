@@ -76,7 +76,7 @@ def _client(target: str, up: Upstream) -> Any:
 
 def _create(target: str, up: Upstream, body: dict[str, Any]) -> Any:
     body = dict(body)
-    model = f"{target}:{family_model(target, body.pop('model', None), PROVIDERS[target])}"
+    model = f"{target}:{family_model(target, body.pop('model', None), PROVIDERS[target], body)}"
     messages = body.pop("messages", None)
     completions = _client(target, up).chat.completions
     if body.get("stream"):  # each chunk as aisuite yields it

@@ -95,7 +95,7 @@ def _llm(target: str, up: Upstream) -> Any:
 
 def _call(source: str, target: str, up: Upstream, body: dict[str, Any]) -> Any:
     body = dict(body)
-    model = family_model(target, body.pop("model", None), PROVIDERS[target][1])
+    model = family_model(target, body.pop("model", None), PROVIDERS[target][1], body)
     llm = _llm(target, up)
     out = getattr(llm, APIS[source])(model=model, **body)
     if body.get("stream"):

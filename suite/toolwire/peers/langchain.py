@@ -75,7 +75,8 @@ def _payload(source: str, target: str, body: dict[str, Any]) -> Any:
     choice = {k: body.pop(k) for k in ("tool_choice", "parallel_tool_calls") if k in body}
     if "tool_choice" in choice:
         choice.update(_langchain_choice(choice["tool_choice"], target))
-    settings: dict[str, Any] = {"model": family_model(target, body.pop("model", None), DEFAULT_MODEL[target])}
+    model = family_model(target, body.pop("model", None), DEFAULT_MODEL[target], body)
+    settings: dict[str, Any] = {"model": model}
     max_tokens = body.pop("max_completion_tokens", None) or body.pop("max_tokens", None)
     body.pop("max_tokens", None)
     if max_tokens is not None:

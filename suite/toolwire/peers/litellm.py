@@ -96,7 +96,7 @@ def _litellm() -> Any:
 def _model(target: str, body: dict[str, Any]) -> str:
     """The model to call (``model`` popped from ``body``), routed to the target provider: ``anthropic/…``."""
     provider, _, default = MODELS[target].partition("/")
-    return f"{provider}/{family_model(target, body.pop('model', None), default)}"
+    return f"{provider}/{family_model(target, body.pop('model', None), default, body)}"
 
 
 def _completion(target: str, up: Upstream, body: dict[str, Any]) -> Any:
