@@ -5,7 +5,8 @@ The config (TOML; paths relative to the current directory)::
     client_dialect = "anthropic"          # what clients speak to the proxy
     upstream_dialect = "openai-chat"      # what the proxy speaks to its upstream
     # either the command that starts the proxy ({port}: a free port chosen for it, {upstream_url}: the
-    # mock upstream's base URL; both substituted in the arguments and in env values) …
+    # mock upstream's base URL, {config_dir}: this file's directory; substituted in the arguments and in
+    # env values) …
     command = ["toolwire", "serve", "--listen", "127.0.0.1:{port}", "--client-dialect", "anthropic",
                "--upstream-dialect", "openai-chat", "--upstream-url", "{upstream_url}"]
     env = {}                              # extra environment variables for the command
@@ -349,7 +350,9 @@ class HttpAdapter(Adapter):
         # the caller's directory (pytest may run elsewhere: --toolwire-adapter-cwd): the config and the
         # proxy's command resolve against it, as they would in the user's shell
         self.cwd = os.path.abspath(cwd) if cwd is not None else os.getcwd()
-        cfg = load_config(os.path.join(self.cwd, config_path))
+        path = os.path.join(self.cwd, config_path)
+        cfg = load_config(path)
+        self.config_dir = os.path.dirname(os.path.abspath(path))
         self.cfg = cfg
         self.client = cfg["client_dialect"]
         self.upstream = cfg["upstream_dialect"]
@@ -394,7 +397,8 @@ class HttpAdapter(Adapter):
 
     # -- the proxy process -------------------------------------------------------------------------------
     def _subst(self, text: str) -> str:
-        return text.replace("{upstream_url}", self.mock.url).replace("{port}", str(self.port))
+        text = text.replace("{upstream_url}", self.mock.url).replace("{port}", str(self.port))
+        return text.replace("{config_dir}", self.config_dir)
 
     def _start_proxy(self) -> None:
         command = self.cfg["command"]
