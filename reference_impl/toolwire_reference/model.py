@@ -45,13 +45,18 @@ class SchemaOrigin:
                 node = None
         return pointer(out)
 
+    def error(self, problem: SchemaProblem) -> TranslationError:
+        """``problem`` as a TranslationError at its source path."""
+        return TranslationError(problem.code, problem.message, self.locate(problem.rel))
+
     @contextmanager
     def reporting(self) -> Iterator[None]:
-        """Turn a SchemaProblem raised inside the block into a TranslationError at its source path."""
+        """Turn a SchemaProblem raised inside the block into a TranslationError at its source path
+        (hot paths use ``try`` / ``except SchemaProblem`` and :meth:`error` instead)."""
         try:
             yield
         except SchemaProblem as problem:
-            raise TranslationError(problem.code, problem.message, self.locate(problem.rel)) from None
+            raise self.error(problem) from None
 
 
 @dataclass

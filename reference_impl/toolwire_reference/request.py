@@ -90,7 +90,12 @@ def under(base: Segments) -> Iterator[None]:
     try:
         yield
     except TranslationError as error:
-        raise TranslationError(error.code, error.message, pointer(base) + error.path) from None
+        raise moved(error, base) from None
+
+
+def moved(error: TranslationError, base: Segments) -> TranslationError:
+    """``error`` with ``base`` before its path (what :func:`under` raises; hot paths use ``try``)."""
+    return TranslationError(error.code, error.message, pointer(base) + error.path)
 
 
 def unsupported(profile: Mapping[str, str], code: str, message: str, path: str) -> None:
@@ -231,8 +236,10 @@ def put_settings(req: Request, out: dict, names: Mapping[str, str]) -> None:
 
 def decode_tools(req: Request, codec: ModuleType, value: Any, base: Segments, profile) -> None:
     """Decode the request's tool list with the dialect's ``tools`` codec (paths under ``base``)."""
-    with under(base):
+    try:
         req.tools = codec.decode_tools(value, profile)
+    except TranslationError as error:
+        raise moved(error, base) from None
     req.tools_base = tuple(base)
 
 
@@ -247,9 +254,11 @@ def encode_tools(req: Request, codec: ModuleType, target: str, profile) -> Any:
     """The target's tool list (MISSING when the request has none), validated for ``target``."""
     if req.tools is None:
         return MISSING
-    with under(req.tools_base):
+    try:
         validate_tools(req.tools, target, profile)
         return codec.encode_tools(req.tools, profile)
+    except TranslationError as error:
+        raise moved(error, req.tools_base) from None
 
 
 def encode_choice(req: Request, codec: ModuleType, profile) -> dict:

@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .._json import MISSING, expect_object, invalid
+from .._json import MISSING, copy_json, expect_object, invalid
 from ..choice import invalid_choice, read_flag, read_payload, refuse_or_degrade
-from ..errors import fail
+from ..errors import SchemaProblem, fail
 from ..model import Choice, Tool
 from ..profiles import degrading
 from ..rules import OPENAI_STRICT_FORMATS, OPENAI_STRICT_LIMITS, OPENAI_STRICT_UNSUPPORTED
@@ -81,13 +81,13 @@ def parameters(tool: Tool, profile: Mapping[str, str], *, always: bool) -> Any:
         if strict in STRICT_PROFILES:
             return dict(EMPTY_STRICT_PARAMETERS, properties={}, required=[])
         return {"type": "object", "properties": {}} if always else MISSING
-    with tool.params_origin.reporting():
-        return rewrite_schema(
-            tool.parameters,
-            strict=strict,
-            inline=profile["openai.refs"] == "inline",
-            degrade=degrading(profile),
-        )
+    inline = profile["openai.refs"] == "inline"
+    if strict == "as-is" and not inline:
+        return copy_json(tool.parameters)  # what rewrite_schema gives (nothing to rewrite or check)
+    try:
+        return rewrite_schema(tool.parameters, strict=strict, inline=inline, degrade=degrading(profile))
+    except SchemaProblem as problem:
+        raise tool.params_origin.error(problem) from None
 
 
 def strict_flag(tool: Tool, profile: Mapping[str, str], *, undeclared: Any) -> Any:

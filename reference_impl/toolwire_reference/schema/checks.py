@@ -8,7 +8,7 @@ from typing import Any
 from .._json import json_type
 from ..errors import SchemaProblem, Segments
 from ..rules import JSON_TYPES
-from .walk import LIST, MAP, SINGLE, SLOTS, walk
+from .walk import LIST, MAP, SINGLE, SLOTS
 
 _TYPE, _REQUIRED, _ENUM, _STRING = "type", "required", "enum", "string"
 #: what each checked keyword's value must be; other keywords are not checked
@@ -41,7 +41,7 @@ def check_schema(schema: dict) -> None:
 def check_shape(schema: dict) -> None:
     """Raise SchemaProblem for a bad ``type`` or a keyword of the wrong JSON shape, at any depth (the
     checks of ``check_schema`` but the root rule: a response-format schema may have any root)."""
-    walk(schema, _check_node)
+    _check(schema, ())
 
 
 def _show(value: Any) -> str:
@@ -79,11 +79,42 @@ _VALID: dict[str, Callable[[Any], bool]] = {
 }
 
 
-def _check_node(node: dict, rel: Segments, level: int) -> None:
+def _check(node: dict, rel: Segments) -> None:
+    """Check ``node``'s members, then its subschemas (as ``walk.walk`` visits them: the node before its
+    children, children in member order), so the first problem is the same whatever the walk."""
+    subschemas = None
     for key, value in node.items():
         role = _ROLES.get(key)
-        if role is not None and value is not None and not _VALID[role](value):
+        if role is None or value is None:
+            continue
+        # the usual well-formed values are recognised inline; anything else goes through _VALID
+        if role is _STRING:
+            if type(value) is str:
+                continue
+        elif role is _TYPE:
+            if type(value) is str and value in JSON_TYPES:
+                continue
+        elif role is MAP and type(value) is dict and _SCHEMA_CLASSES.issuperset(map(type, value.values())):
+            (subschemas := subschemas or []).append((role, key, value))
+            continue
+        if not _VALID[role](value):
             raise _problem(role, key, value, rel + (key,))
+        if role is SINGLE or role is MAP or role is LIST:
+            (subschemas := subschemas or []).append((role, key, value))
+    if subschemas is None:
+        return
+    for role, key, value in subschemas:
+        if role is SINGLE:
+            if isinstance(value, dict):
+                _check(value, rel + (key,))
+        elif role is MAP:
+            for name, sub in value.items():
+                if isinstance(sub, dict):
+                    _check(sub, rel + (key, name))
+        else:
+            for index, sub in enumerate(value):
+                if isinstance(sub, dict):
+                    _check(sub, rel + (key, index))
 
 
 def _problem(role: str, key: str, value: Any, at: Segments) -> SchemaProblem:
