@@ -126,7 +126,12 @@ def _nests_deeper(value: Any, room: int) -> bool:
     for v in value.values() if isinstance(value, dict) else value:
         if type(v) in _SCALAR_TYPES or not isinstance(v, _CONTAINERS):
             continue
-        if room == 0 or _nests_deeper(v, room - 1):
+        if room == 0:
+            return True
+        # a container of scalars only (most of them) is settled here, without a call
+        if _SCALAR_TYPES.issuperset(map(type, v.values() if isinstance(v, dict) else v)):
+            continue
+        if _nests_deeper(v, room - 1):
             return True
     return False
 

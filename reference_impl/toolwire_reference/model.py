@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ._json import MISSING
@@ -59,6 +59,10 @@ class SchemaOrigin:
             raise self.error(problem) from None
 
 
+#: the origin of a schema with no known place (a Tool's default: frozen, so one shared object is safe)
+NO_ORIGIN = SchemaOrigin(())
+
+
 @dataclass
 class Tool:
     """A canonical tool. ``parameters`` is MISSING when absent; it is the raw value until validated."""
@@ -68,8 +72,11 @@ class Tool:
     name_path: Segments
     description: Any = MISSING
     parameters: Any = MISSING
-    params_origin: SchemaOrigin = field(default_factory=lambda: SchemaOrigin(()))
+    params_origin: SchemaOrigin = NO_ORIGIN
     strict: Any = MISSING
+    #: a deep copy of ``parameters`` made by the validation pass (``validate_tools(copies=True)``) for
+    #: an encoder that copies the schema unchanged; ``dialects.common.schema_copy`` takes it (once)
+    checked_copy: Any = MISSING
 
     @property
     def has_parameters(self) -> bool:

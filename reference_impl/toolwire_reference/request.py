@@ -255,7 +255,7 @@ def encode_tools(req: Request, codec: ModuleType, target: str, profile) -> Any:
     if req.tools is None:
         return MISSING
     try:
-        validate_tools(req.tools, target, profile)
+        validate_tools(req.tools, target, profile, copies=codec.copies_schemas(profile))
         return codec.encode_tools(req.tools, profile)
     except TranslationError as error:
         raise moved(error, req.tools_base) from None

@@ -33,9 +33,14 @@ def validate_choice(choice: Choice, target: str) -> None:
             raise _invalid_name(name, target, choice.tools_path)
 
 
-def validate_tools(tools: list[Tool], target: str, profile: Mapping[str, str]) -> None:
+def validate_tools(
+    tools: list[Tool], target: str, profile: Mapping[str, str], *, copies: bool = False
+) -> None:
     """Raise the first problem, tool by tool: name (missing, target rule, duplicate), description,
-    parameters (not an object), schema (root object, type names, shape)."""
+    parameters (not an object), schema (root object, type names, shape).
+
+    With ``copies`` (the target's encoder copies schemas unchanged: its ``copies_schemas(profile)``),
+    the pass that checks each schema also copies it, into ``tool.checked_copy``."""
     seen: set[str] = set()
     description_required = profile.get("tool.description") == "required"
     valid_name = _NAME_RULES[target]
@@ -63,6 +68,8 @@ def validate_tools(tools: list[Tool], target: str, profile: Mapping[str, str]) -
                 tool.params_origin.base,
             )
         try:  # (``params_origin.reporting()`` without a context manager per tool)
-            check_schema(tool.parameters)
+            checked = check_schema(tool.parameters, copy=copies)
         except SchemaProblem as problem:
             raise tool.params_origin.error(problem) from None
+        if copies:
+            tool.checked_copy = checked

@@ -58,6 +58,11 @@ def _reject_root_combinators(schema: dict) -> None:
             )
 
 
+def copies_schemas(profile: Mapping[str, str]) -> bool:
+    """True: ``encode_tools`` copies parameter schemas unchanged (``validate_tools(copies=...)``)."""
+    return True
+
+
 def encode_tools(tools: list[Tool], profile: Mapping[str, str]) -> list[dict]:
     out = []
     for tool in tools:

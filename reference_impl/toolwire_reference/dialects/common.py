@@ -51,5 +51,10 @@ def head(tool: Tool) -> dict:
 
 
 def schema_copy(tool: Tool) -> dict:
-    """A copy of the tool's parameter schema."""
-    return copy_json(tool.parameters)
+    """A copy of the tool's parameter schema: the one validation made (``Tool.checked_copy``, taken so
+    that no two outputs share it), else a new one."""
+    copy = tool.checked_copy
+    if copy is MISSING:
+        return copy_json(tool.parameters)
+    tool.checked_copy = MISSING
+    return copy
