@@ -114,24 +114,36 @@ def check_depth(value: Any, path: Segments = (), level: int = 0) -> None:
         return
     room = MAX_DEPTH - level - 1  # container levels allowed below ``value``
     try:
-        deep = room < 0 or _nests_deeper(value, room)
+        deep = room < 0 or _nests_deeper(value.values() if isinstance(value, dict) else value, room)
     except RecursionError:
         deep = _nests_deeper_iterative(value, room)
     if deep:
         raise too_deep(path + _first_too_deep(value, MAX_DEPTH - level))
 
 
-def _nests_deeper(value: Any, room: int) -> bool:
-    """True when a container (dict or list) holds containers more than ``room`` levels below it."""
-    for v in value.values() if isinstance(value, dict) else value:
-        if type(v) in _SCALAR_TYPES or not isinstance(v, _CONTAINERS):
+def _nests_deeper(items: Any, room: int) -> bool:
+    """True when the members ``items`` of a container (its values, or its entries) hold containers
+    more than ``room`` levels below them."""
+    for v in items:
+        kind = type(v)
+        if kind in _SCALAR_TYPES:
+            continue
+        if kind is dict:
+            below = v.values()
+        elif kind is list:
+            below = v
+        elif isinstance(v, dict):
+            below = v.values()
+        elif isinstance(v, list):
+            below = v
+        else:
             continue
         if room == 0:
             return True
         # a container of scalars only (most of them) is settled here, without a call
-        if _SCALAR_TYPES.issuperset(map(type, v.values() if isinstance(v, dict) else v)):
+        if _SCALAR_TYPES.issuperset(map(type, below)):
             continue
-        if _nests_deeper(v, room - 1):
+        if _nests_deeper(below, room - 1):
             return True
     return False
 

@@ -39,6 +39,10 @@ SETTINGS = (
 )
 
 
+#: REQUEST_IGNORABLE as sets (made once)
+_IGNORABLE = {dialect: frozenset(names) for dialect, names in REQUEST_IGNORABLE.items()}
+
+
 @dataclass
 class Request:
     """A canonical request being translated.
@@ -134,7 +138,10 @@ def check_members(
 ) -> None:
     """Members of ``obj`` that are neither ``known`` nor ``ignorable`` (and not null) are
     ``request.unsupported_field`` (dropped under degrade). Ignorable members are dropped silently."""
-    known, ignorable = set(known), set(ignorable)
+    if not isinstance(known, frozenset):
+        known = set(known)
+    if not isinstance(ignorable, frozenset):
+        ignorable = set(ignorable)
     for key, value in obj.items():
         if key in known or key in ignorable or value is None:
             continue
@@ -152,7 +159,7 @@ def open_request(
     """The request body (an object; its top-level members checked against ``known`` and the
     dialect's ignorable members, see :func:`check_members`) and a new, empty :class:`Request`."""
     body = expect_object(payload, (), "the request")
-    check_members(body, (), known, REQUEST_IGNORABLE[dialect], profile, dialect)
+    check_members(body, (), known, _IGNORABLE[dialect], profile, dialect)
     return body, Request()
 
 
@@ -211,16 +218,18 @@ def copy_settings(req: Request, obj: dict, base: Segments, names: Mapping[str, s
 
     ``kinds`` gives the type per canonical name: ``number`` (default), ``integer``, ``string``, ``bool``.
     """
-    readers = {
-        "number": lambda o, k, b: read_number(o, k, b),
-        "integer": lambda o, k, b: read_number(o, k, b, integer=True),
-        "string": read_string,
-        "bool": read_bool,
-    }
     for wire, name in names.items():
-        value = readers[kinds.get(name, "number")](obj, wire, base)
+        value = _READERS[kinds.get(name, "number")](obj, wire, base)
         if value is not MISSING:
             req.set(name, value, base + (wire,))
+
+
+_READERS = {
+    "number": read_number,
+    "integer": lambda o, k, b: read_number(o, k, b, integer=True),
+    "string": read_string,
+    "bool": read_bool,
+}
 
 
 def put_settings(req: Request, out: dict, names: Mapping[str, str]) -> None:
