@@ -78,7 +78,7 @@ def _judge_streams(streams: list[dict[str, Any]]) -> list[tuple[str, tuple[bool,
         short, long = rows[0], rows[-1]
         growth = long["peak_kib"] / short["peak_kib"] if short["peak_kib"] else 1.0
         flat = growth <= FLAT_MEMORY_FACTOR
-        text = f"≤ {worst:.2f} µs/event; peak {short['peak_kib']:,.1f} → {long['peak_kib']:,.1f} KiB"
+        text = f"worst {worst:.2f} µs/event; peak {short['peak_kib']:,.1f} → {long['peak_kib']:,.1f} KiB"
         if len(rows) > 1:
             text += f" ({short['events']:,} → {long['events']:,} events)"
         out.append((name, (worst <= STREAM_US_PER_EVENT and flat, text)))
