@@ -108,19 +108,61 @@ def too_deep(path: Segments) -> TranslationError:
 
 def check_depth(value: Any, path: Segments = (), level: int = 0) -> None:
     """Raise ``payload.too_deep`` when ``value`` (found ``level`` containers below the payload's root,
-    at ``path``) nests deeper than MAX_DEPTH. Iterative, one pass over the containers."""
-    if not isinstance(value, _CONTAINERS):
+    at ``path``) nests deeper than MAX_DEPTH.
+
+    One pass over the containers, depth first, that stops at the limit: the recursion is never more
+    than MAX_DEPTH frames deep (the schema walks after it recurse as deep). A caller already so deep in
+    the stack that even this overflows gets the same answer from the iterative pass."""
+    if type(value) in _SCALAR_TYPES or not isinstance(value, _CONTAINERS):
         return
-    start, nodes = level, [value]
-    while nodes:  # one level at a time, containers only
-        level += 1
-        if level > MAX_DEPTH:
-            raise too_deep(path + _first_too_deep(value, MAX_DEPTH - start))
+    room = MAX_DEPTH - level - 1  # container levels allowed below ``value``
+    try:
+        deep = room < 0 or _nests_deeper(value.values() if isinstance(value, dict) else value, room)
+    except RecursionError:
+        deep = _nests_deeper_iterative(value, room)
+    if deep:
+        raise too_deep(path + _first_too_deep(value, MAX_DEPTH - level))
+
+
+def _nests_deeper(items: Any, room: int) -> bool:
+    """True when the members ``items`` of a container (its values, or its entries) hold containers
+    more than ``room`` levels below them."""
+    for v in items:
+        kind = type(v)
+        if kind in _SCALAR_TYPES:
+            continue
+        if kind is dict:
+            below = v.values()
+        elif kind is list:
+            below = v
+        elif isinstance(v, dict):
+            below = v.values()
+        elif isinstance(v, list):
+            below = v
+        else:
+            continue
+        if room == 0:
+            return True
+        # a container of scalars only (most of them) is settled here, without a call
+        if _SCALAR_TYPES.issuperset(map(type, below)):
+            continue
+        if _nests_deeper(below, room - 1):
+            return True
+    return False
+
+
+def _nests_deeper_iterative(value: Any, room: int) -> bool:
+    """``_nests_deeper`` without recursion: one level at a time."""
+    nodes = [value]
+    while nodes:
         below: list[Any] = []
         for node in nodes:
             items = node.values() if isinstance(node, dict) else node
             below += [v for v in items if type(v) not in _SCALAR_TYPES and isinstance(v, _CONTAINERS)]
-        nodes = below
+        if below and room == 0:
+            return True
+        nodes, room = below, room - 1
+    return False
 
 
 def _first_too_deep(value: Any, limit: int) -> Segments:

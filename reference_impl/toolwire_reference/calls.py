@@ -78,9 +78,13 @@ def arguments_to_object(text: Any, path: Segments, profile: Mapping[str, str]) -
     raise _invalid_arguments(problem, path)
 
 
+#: ``json.dumps(..., ensure_ascii=False, separators=(",", ":"))`` without a new encoder per call
+_ARGUMENTS_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def arguments_to_text(args: Any) -> str:
     """The JSON text of an arguments object: compact, UTF-8 kept (what OpenAI itself sends)."""
-    return json.dumps(args, ensure_ascii=False, separators=(",", ":"))
+    return _ARGUMENTS_ENCODER.encode(args)
 
 
 def read_arguments_object(value: Any, path: Segments) -> dict:

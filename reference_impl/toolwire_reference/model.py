@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from ._json import MISSING
 from .errors import SchemaProblem, Segments, TranslationError, pointer
@@ -17,12 +17,12 @@ from .errors import SchemaProblem, Segments, TranslationError, pointer
 SegmentMapper = Callable[[Any, "str | int"], "str | int"]
 
 
-@dataclass(frozen=True)
-class SchemaOrigin:
+class SchemaOrigin(NamedTuple):
     """Where a tool's parameter schema sits in the source payload.
 
     ``source`` and ``mapper`` are set when decoding renamed members (Gemini snake_case): ``locate``
-    then walks the source schema to spell each segment as the source did.
+    then walks the source schema to spell each segment as the source did. (Immutable; a named tuple
+    rather than a frozen dataclass because one is made per decoded tool, and a tuple is made faster.)
     """
 
     base: Segments
@@ -45,13 +45,22 @@ class SchemaOrigin:
                 node = None
         return pointer(out)
 
+    def error(self, problem: SchemaProblem) -> TranslationError:
+        """``problem`` as a TranslationError at its source path."""
+        return TranslationError(problem.code, problem.message, self.locate(problem.rel))
+
     @contextmanager
     def reporting(self) -> Iterator[None]:
-        """Turn a SchemaProblem raised inside the block into a TranslationError at its source path."""
+        """Turn a SchemaProblem raised inside the block into a TranslationError at its source path
+        (hot paths use ``try`` / ``except SchemaProblem`` and :meth:`error` instead)."""
         try:
             yield
         except SchemaProblem as problem:
-            raise TranslationError(problem.code, problem.message, self.locate(problem.rel)) from None
+            raise self.error(problem) from None
+
+
+#: the origin of a schema with no known place (a Tool's default: immutable, so one shared object is safe)
+NO_ORIGIN = SchemaOrigin(())
 
 
 @dataclass
@@ -63,8 +72,11 @@ class Tool:
     name_path: Segments
     description: Any = MISSING
     parameters: Any = MISSING
-    params_origin: SchemaOrigin = field(default_factory=lambda: SchemaOrigin(()))
+    params_origin: SchemaOrigin = NO_ORIGIN
     strict: Any = MISSING
+    #: a deep copy of ``parameters`` made by the validation pass (``validate_tools(copies=True)``) for
+    #: an encoder that copies the schema unchanged; ``dialects.common.schema_copy`` takes it (once)
+    checked_copy: Any = MISSING
 
     @property
     def has_parameters(self) -> bool:

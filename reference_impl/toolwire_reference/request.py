@@ -40,6 +40,10 @@ SETTINGS = (
 )
 
 
+#: REQUEST_IGNORABLE as sets (made once)
+_IGNORABLE = {dialect: frozenset(names) for dialect, names in REQUEST_IGNORABLE.items()}
+
+
 @dataclass
 class Request:
     """A canonical request being translated.
@@ -91,7 +95,12 @@ def under(base: Segments) -> Iterator[None]:
     try:
         yield
     except TranslationError as error:
-        raise TranslationError(error.code, error.message, pointer(base) + error.path) from None
+        raise moved(error, base) from None
+
+
+def moved(error: TranslationError, base: Segments) -> TranslationError:
+    """``error`` with ``base`` before its path (what :func:`under` raises; hot paths use ``try``)."""
+    return TranslationError(error.code, error.message, pointer(base) + error.path)
 
 
 def unsupported(profile: Mapping[str, str], code: str, message: str, path: str) -> None:
@@ -130,7 +139,10 @@ def check_members(
 ) -> None:
     """Members of ``obj`` that are neither ``known`` nor ``ignorable`` (and not null) are
     ``request.unsupported_field`` (dropped under degrade). Ignorable members are dropped silently."""
-    known, ignorable = set(known), set(ignorable)
+    if not isinstance(known, frozenset):
+        known = set(known)
+    if not isinstance(ignorable, frozenset):
+        ignorable = set(ignorable)
     for key, value in obj.items():
         if key in known or key in ignorable or value is None:
             continue
@@ -148,7 +160,7 @@ def open_request(
     """The request body (an object; its top-level members checked against ``known`` and the
     dialect's ignorable members, see :func:`check_members`) and a new, empty :class:`Request`."""
     body = expect_object(payload, (), "the request")
-    check_members(body, (), known, REQUEST_IGNORABLE[dialect], profile, dialect)
+    check_members(body, (), known, _IGNORABLE[dialect], profile, dialect)
     return body, Request()
 
 
@@ -207,16 +219,18 @@ def copy_settings(req: Request, obj: dict, base: Segments, names: Mapping[str, s
 
     ``kinds`` gives the type per canonical name: ``number`` (default), ``integer``, ``string``, ``bool``.
     """
-    readers = {
-        "number": lambda o, k, b: read_number(o, k, b),
-        "integer": lambda o, k, b: read_number(o, k, b, integer=True),
-        "string": read_string,
-        "bool": read_bool,
-    }
     for wire, name in names.items():
-        value = readers[kinds.get(name, "number")](obj, wire, base)
+        value = _READERS[kinds.get(name, "number")](obj, wire, base)
         if value is not MISSING:
             req.set(name, value, base + (wire,))
+
+
+_READERS = {
+    "number": read_number,
+    "integer": lambda o, k, b: read_number(o, k, b, integer=True),
+    "string": read_string,
+    "bool": read_bool,
+}
 
 
 def put_settings(req: Request, out: dict, names: Mapping[str, str]) -> None:
@@ -232,8 +246,10 @@ def put_settings(req: Request, out: dict, names: Mapping[str, str]) -> None:
 
 def decode_tools(req: Request, codec: ModuleType, value: Any, base: Segments, profile) -> None:
     """Decode the request's tool list with the dialect's ``tools`` codec (paths under ``base``)."""
-    with under(base):
+    try:
         req.tools = codec.decode_tools(value, profile)
+    except TranslationError as error:
+        raise moved(error, base) from None
     req.tools_base = tuple(base)
 
 
@@ -248,9 +264,11 @@ def encode_tools(req: Request, codec: ModuleType, target: str, profile) -> Any:
     """The target's tool list (MISSING when the request has none), validated for ``target``."""
     if req.tools is None:
         return MISSING
-    with under(req.tools_base):
-        validate_tools(req.tools, target, profile)
+    try:
+        validate_tools(req.tools, target, profile, copies=codec.copies_schemas(profile))
         return codec.encode_tools(req.tools, profile)
+    except TranslationError as error:
+        raise moved(error, req.tools_base) from None
 
 
 def encode_choice(req: Request, codec: ModuleType, profile) -> dict:

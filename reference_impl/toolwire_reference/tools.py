@@ -6,15 +6,18 @@ import re
 from collections.abc import Mapping
 
 from ._json import MISSING, json_type
-from .errors import Segments, TranslationError, fail, pointer
+from .errors import SchemaProblem, Segments, TranslationError, fail, pointer
 from .model import Choice, Tool
 from .rules import TOOL_NAME_PATTERNS
 from .schema.checks import check_schema
 
+#: the compiled name rule of each dialect (made once, at import)
+_NAME_RULES = {dialect: re.compile(pattern).fullmatch for dialect, pattern in TOOL_NAME_PATTERNS.items()}
+
 
 def name_is_valid(name: str, target: str) -> bool:
     """True when ``name`` satisfies the target dialect's tool-name rule."""
-    return re.fullmatch(TOOL_NAME_PATTERNS[target], name) is not None
+    return _NAME_RULES[target](name) is not None
 
 
 def _invalid_name(name: str, target: str, path: Segments | str) -> TranslationError:
@@ -30,24 +33,31 @@ def validate_choice(choice: Choice, target: str) -> None:
             raise _invalid_name(name, target, choice.tools_path)
 
 
-def validate_tools(tools: list[Tool], target: str, profile: Mapping[str, str]) -> None:
+def validate_tools(
+    tools: list[Tool], target: str, profile: Mapping[str, str], *, copies: bool = False
+) -> None:
     """Raise the first problem, tool by tool: name (missing, target rule, duplicate), description,
-    parameters (not an object), schema (root object, type names, shape)."""
+    parameters (not an object), schema (root object, type names, shape).
+
+    With ``copies`` (the target's encoder copies schemas unchanged: its ``copies_schemas(profile)``),
+    the pass that checks each schema also copies it, into ``tool.checked_copy``."""
     seen: set[str] = set()
+    description_required = profile.get("tool.description") == "required"
+    valid_name = _NAME_RULES[target]
     for tool in tools:
         if not isinstance(tool.name, str):
             what = "no name" if tool.name is MISSING else f"a {json_type(tool.name)} name"
             raise fail(
                 "tool.missing_name", f"the tool has {what}; a tool needs a string name", tool.name_path
             )
-        if not name_is_valid(tool.name, target):
+        if valid_name(tool.name) is None:
             raise _invalid_name(tool.name, target, tool.name_path)
         if tool.name in seen:
             raise fail(
                 "tool.duplicate_name", f"a tool named {tool.name!r} is already defined", tool.name_path
             )
         seen.add(tool.name)
-        if profile.get("tool.description") == "required" and not tool.description:
+        if description_required and not tool.description:
             raise fail("tool.missing_description", f"tool {tool.name!r} has no description", tool.path)
         if tool.parameters is MISSING:
             continue
@@ -57,5 +67,9 @@ def validate_tools(tools: list[Tool], target: str, profile: Mapping[str, str]) -
                 f"the parameter schema must be a JSON object, not {json_type(tool.parameters)}",
                 tool.params_origin.base,
             )
-        with tool.params_origin.reporting():
-            check_schema(tool.parameters)
+        try:  # (``params_origin.reporting()`` without a context manager per tool)
+            checked = check_schema(tool.parameters, copy=copies)
+        except SchemaProblem as problem:
+            raise tool.params_origin.error(problem) from None
+        if copies:
+            tool.checked_copy = checked

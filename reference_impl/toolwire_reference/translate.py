@@ -68,7 +68,7 @@ def translate(
     decoder, encoder = CODECS[source], CODECS[target]
     if kind == "tools":
         tools = decoder.decode_tools(payload, resolved)
-        validate_tools(tools, target, resolved)
+        validate_tools(tools, target, resolved, copies=encoder.copies_schemas(resolved))
         return encoder.encode_tools(tools, resolved)
     choice = decoder.decode_tool_choice(payload, resolved)
     validate_choice(choice, target)

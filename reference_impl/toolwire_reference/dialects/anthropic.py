@@ -21,6 +21,7 @@ from .common import head, read_function, schema_copy, tool_list
 
 NAME = "anthropic"
 EMPTY_INPUT_SCHEMA = {"type": "object", "properties": {}}
+_ROOT_UNSUPPORTED = frozenset(ANTHROPIC_ROOT_UNSUPPORTED)
 
 
 def decode_tools(payload: object, profile: Mapping[str, str]) -> list[Tool]:
@@ -46,6 +47,8 @@ def _reject_root_combinators(schema: dict) -> None:
     """Anthropic: "input_schema does not support oneOf, allOf, or anyOf at the top level", even next to
     ``type: object``. Merging or dropping the branches would change the schema's meaning: refused
     under every profile, at the keyword."""
+    if _ROOT_UNSUPPORTED.isdisjoint(schema):
+        return
     for key in schema:
         if key in ANTHROPIC_ROOT_UNSUPPORTED:
             raise SchemaProblem(
@@ -55,16 +58,23 @@ def _reject_root_combinators(schema: dict) -> None:
             )
 
 
+def copies_schemas(profile: Mapping[str, str]) -> bool:
+    """True: ``encode_tools`` copies parameter schemas unchanged (``validate_tools(copies=...)``)."""
+    return True
+
+
 def encode_tools(tools: list[Tool], profile: Mapping[str, str]) -> list[dict]:
     out = []
     for tool in tools:
         item = head(tool)
         if tool.has_parameters:
-            with tool.params_origin.reporting():
+            try:
                 _reject_root_combinators(tool.parameters)
-        item["input_schema"] = (
-            schema_copy(tool) if tool.has_parameters else dict(EMPTY_INPUT_SCHEMA, properties={})
-        )
+            except SchemaProblem as problem:
+                raise tool.params_origin.error(problem) from None
+            item["input_schema"] = schema_copy(tool)
+        else:
+            item["input_schema"] = dict(EMPTY_INPUT_SCHEMA, properties={})
         if tool.strict is not MISSING:
             item["strict"] = tool.strict
         out.append(item)

@@ -32,19 +32,21 @@ from ..request import (
 from . import anthropic
 
 NAME = "anthropic"
-_KNOWN = (
-    "model",
-    "system",
-    "messages",
-    "tools",
-    "tool_choice",
-    "max_tokens",
-    "temperature",
-    "top_p",
-    "top_k",
-    "stop_sequences",
-    "stream",
-    "thinking",
+_KNOWN = frozenset(
+    (
+        "model",
+        "system",
+        "messages",
+        "tools",
+        "tool_choice",
+        "max_tokens",
+        "temperature",
+        "top_p",
+        "top_k",
+        "stop_sequences",
+        "stream",
+        "thinking",
+    )
 )
 _SETTINGS = {
     "model": "model",
@@ -56,6 +58,11 @@ _SETTINGS = {
     "stream": "stream",
 }
 
+#: wire name -> canonical name, read by copy_settings (stop is read on its own)
+_SETTINGS_IN = {k: v for v, k in _SETTINGS.items() if v != "stop"}
+#: the settings written after the messages
+_SETTINGS_OUT_LATE = {k: v for k, v in _SETTINGS.items() if k not in ("model", "max_tokens")}
+
 
 # ---- decoding ------------------------------------------------------------------------------------
 
@@ -66,7 +73,7 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
         req,
         body,
         (),
-        {k: v for v, k in _SETTINGS.items() if v != "stop"},
+        _SETTINGS_IN,
         model="string",
         max_tokens="integer",
         top_k="integer",
@@ -217,7 +224,7 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
         out["tools"] = tools
     out.update(encode_choice(req, anthropic, profile))
     reasoning.write_anthropic(req, out, profile)
-    put_settings(req, out, {k: v for k, v in _SETTINGS.items() if k not in ("model", "max_tokens")})
+    put_settings(req, out, _SETTINGS_OUT_LATE)
     drop_setting(req, "response_format", NAME, profile)
     return out
 

@@ -24,6 +24,11 @@ def decode_tools(payload: object, profile: Mapping[str, str]) -> list[Tool]:
     return tools
 
 
+def copies_schemas(profile: Mapping[str, str]) -> bool:
+    """True: ``encode_tools`` copies parameter schemas unchanged (``validate_tools(copies=...)``)."""
+    return True
+
+
 def encode_tools(tools: list[Tool], profile: Mapping[str, str]) -> list[dict]:
     out = []
     for tool in tools:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .._json import MISSING, copy_json, expect_list, optional_bool, optional_string
 from ..errors import Segments
-from ..model import SchemaOrigin, Tool
+from ..model import NO_ORIGIN, SchemaOrigin, Tool
 
 
 def read_function(
@@ -25,20 +25,23 @@ def read_function(
 
     The name and the schema are kept raw: the shared validation reports their problems.
     """
-    tool = Tool(
-        name=obj.get("name", MISSING),
-        path=path if tool_path is None else tool_path,
-        name_path=path + ("name",),
-        description=optional_string(
-            obj, "description", path, "`description`", null_is_absent=null_description
-        ),
-    )
+    description = optional_string(obj, "description", path, "`description`", null_is_absent=null_description)
+    strict = MISSING
     if has_strict:
-        tool.strict = optional_bool(obj, "strict", path, "`strict`", null_is_absent=null_strict)
-    if params_key is not None:
-        tool.parameters = obj.get(params_key, MISSING)
-        tool.params_origin = SchemaOrigin(path + (params_key,))
-    return tool
+        strict = optional_bool(obj, "strict", path, "`strict`", null_is_absent=null_strict)
+    if params_key is None:
+        parameters, origin = MISSING, NO_ORIGIN
+    else:
+        parameters, origin = obj.get(params_key, MISSING), SchemaOrigin(path + (params_key,))
+    return Tool(
+        obj.get("name", MISSING),
+        path if tool_path is None else tool_path,
+        path + ("name",),
+        description,
+        parameters,
+        origin,
+        strict,
+    )
 
 
 def tool_list(payload: object) -> list:
@@ -55,5 +58,10 @@ def head(tool: Tool) -> dict:
 
 
 def schema_copy(tool: Tool) -> dict:
-    """A copy of the tool's parameter schema."""
-    return copy_json(tool.parameters)
+    """A copy of the tool's parameter schema: the one validation made (``Tool.checked_copy``, taken so
+    that no two outputs share it), else a new one."""
+    copy = tool.checked_copy
+    if copy is MISSING:
+        return copy_json(tool.parameters)
+    tool.checked_copy = MISSING
+    return copy

@@ -61,6 +61,12 @@ def decode_tools(payload: object, profile: Mapping[str, str]) -> list[Tool]:
     return tools
 
 
+def copies_schemas(profile: Mapping[str, str]) -> bool:
+    """Whether ``encode_tools`` copies parameter schemas unchanged (``validate_tools(copies=...)``):
+    under ``gemini.schema=json-schema`` only (the OpenAPI subset is rewritten)."""
+    return profile["gemini.schema"] == "json-schema"
+
+
 def encode_tools(tools: list[Tool], profile: Mapping[str, str]) -> list[dict]:
     if not tools:
         return []

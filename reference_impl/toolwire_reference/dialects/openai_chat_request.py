@@ -37,22 +37,24 @@ from . import openai_chat, openai_common
 from .common import read_function
 
 NAME = "openai-chat"
-_KNOWN = (
-    "model",
-    "messages",
-    "tools",
-    "functions",
-    "tool_choice",
-    "function_call",
-    "parallel_tool_calls",
-    "max_tokens",
-    "max_completion_tokens",
-    "temperature",
-    "top_p",
-    "stop",
-    "response_format",
-    "reasoning_effort",
-    "stream",
+_KNOWN = frozenset(
+    (
+        "model",
+        "messages",
+        "tools",
+        "functions",
+        "tool_choice",
+        "function_call",
+        "parallel_tool_calls",
+        "max_tokens",
+        "max_completion_tokens",
+        "temperature",
+        "top_p",
+        "stop",
+        "response_format",
+        "reasoning_effort",
+        "stream",
+    )
 )
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from .._json import MISSING, expect_object, invalid
 from ..choice import invalid_choice, read_flag, read_payload, refuse_or_degrade
-from ..errors import fail
+from ..errors import SchemaProblem, fail
 from ..model import Choice, Tool
 from ..profiles import degrading
 from ..rules import OPENAI_STRICT_FORMATS, OPENAI_STRICT_LIMITS, OPENAI_STRICT_UNSUPPORTED
@@ -33,6 +33,7 @@ from ..schema.nullable import nullable_to_union
 from ..schema.refs import refs_must_resolve
 from ..schema.strict import close_additional_properties, reject_nulls, require_all
 from ..schema.walk import RefInliner, compose, transform
+from .common import schema_copy
 
 STRICT_PROFILES = ("all-required", "nullable-optional")
 TARGET = "OpenAI strict mode"
@@ -74,6 +75,12 @@ def rewrite_schema(schema: dict, *, strict: str, inline: bool, degrade: bool) ->
     return transform(schema, inline=inliner)
 
 
+def copies_schemas(profile: Mapping[str, str]) -> bool:
+    """Whether the parameter schemas are copied unchanged (``validate_tools(copies=...)``): under
+    ``openai.strict=as-is`` with ``openai.refs=keep``, nothing rewrites or checks them."""
+    return profile["openai.strict"] == "as-is" and profile["openai.refs"] == "keep"
+
+
 def parameters(tool: Tool, profile: Mapping[str, str], *, always: bool) -> Any:
     """The ``parameters`` value for ``tool``; MISSING when it is left out (``always`` forbids that)."""
     strict = profile["openai.strict"]
@@ -81,13 +88,13 @@ def parameters(tool: Tool, profile: Mapping[str, str], *, always: bool) -> Any:
         if strict in STRICT_PROFILES:
             return dict(EMPTY_STRICT_PARAMETERS, properties={}, required=[])
         return {"type": "object", "properties": {}} if always else MISSING
-    with tool.params_origin.reporting():
-        return rewrite_schema(
-            tool.parameters,
-            strict=strict,
-            inline=profile["openai.refs"] == "inline",
-            degrade=degrading(profile),
-        )
+    if copies_schemas(profile):
+        return schema_copy(tool)  # what rewrite_schema gives (nothing to rewrite or check)
+    inline = profile["openai.refs"] == "inline"
+    try:
+        return rewrite_schema(tool.parameters, strict=strict, inline=inline, degrade=degrading(profile))
+    except SchemaProblem as problem:
+        raise tool.params_origin.error(problem) from None
 
 
 def strict_flag(tool: Tool, profile: Mapping[str, str], *, undeclared: Any) -> Any:

@@ -48,6 +48,9 @@ def decode_tools(payload: object, profile: Mapping[str, str]) -> list[Tool]:
     return tools
 
 
+copies_schemas = openai_common.copies_schemas
+
+
 def encode_tools(tools: list[Tool], profile: Mapping[str, str]) -> list[dict]:
     return [
         {

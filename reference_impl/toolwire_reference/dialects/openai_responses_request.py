@@ -37,19 +37,21 @@ from . import openai_responses
 from .openai_chat_request import encode_format
 
 NAME = "openai-responses"
-_KNOWN = (
-    "model",
-    "instructions",
-    "input",
-    "tools",
-    "tool_choice",
-    "parallel_tool_calls",
-    "max_output_tokens",
-    "temperature",
-    "top_p",
-    "text",
-    "reasoning",
-    "stream",
+_KNOWN = frozenset(
+    (
+        "model",
+        "instructions",
+        "input",
+        "tools",
+        "tool_choice",
+        "parallel_tool_calls",
+        "max_output_tokens",
+        "temperature",
+        "top_p",
+        "text",
+        "reasoning",
+        "stream",
+    )
 )
 _SETTINGS = {
     "model": "model",

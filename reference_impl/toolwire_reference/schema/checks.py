@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import Any
 
-from .._json import json_type
+from .._json import _SCALAR_TYPES, copy_json, json_type
 from ..errors import SchemaProblem, Segments
 from ..rules import JSON_TYPES
-from .walk import LIST, MAP, SINGLE, SLOTS, walk
+from .walk import LIST, MAP, SINGLE, SLOTS
 
 _TYPE, _REQUIRED, _ENUM, _STRING = "type", "required", "enum", "string"
 #: what each checked keyword's value must be; other keywords are not checked
@@ -23,11 +23,12 @@ _SCHEMA_CLASSES = frozenset({dict, bool, type(None)})  # what a subschema may be
 _STR_CLASS = frozenset({str})
 
 
-def check_schema(schema: dict) -> None:
+def check_schema(schema: dict, *, copy: bool = False) -> dict | None:
     """Raise SchemaProblem for the first problem: root not ``type: object``, bad ``type``, bad shape.
 
     Null values are left alone here: strict targets refuse them (``schema.null_value``), Gemini drops
-    them, the others pass them through.
+    them, the others pass them through. With ``copy``, returns a deep copy of the schema (what
+    ``copy_json`` gives) made in the same pass, for an encoder that would copy it unchanged.
     """
     if schema.get("type") != "object":
         raise SchemaProblem(
@@ -35,13 +36,16 @@ def check_schema(schema: dict) -> None:
             f'the parameter schema\'s root must say "type": "object", not {_show(schema.get("type"))}',
             (),
         )
-    check_shape(schema)
+    if copy:
+        return _check_copy(schema, ())
+    _check(schema, ())
+    return None
 
 
 def check_shape(schema: dict) -> None:
     """Raise SchemaProblem for a bad ``type`` or a keyword of the wrong JSON shape, at any depth (the
     checks of ``check_schema`` but the root rule: a response-format schema may have any root)."""
-    walk(schema, _check_node)
+    _check(schema, ())
 
 
 def _show(value: Any) -> str:
@@ -79,11 +83,103 @@ _VALID: dict[str, Callable[[Any], bool]] = {
 }
 
 
-def _check_node(node: dict, rel: Segments, level: int) -> None:
+def _check_members(node: dict, rel: Segments) -> list[tuple[str, str, Any]] | None:
+    """Check ``node``'s own members; returns its subschema members (role, key, value), None for none."""
+    subschemas = None
     for key, value in node.items():
         role = _ROLES.get(key)
-        if role is not None and value is not None and not _VALID[role](value):
+        if role is None or value is None:
+            continue
+        # the usual well-formed values are recognised inline; anything else goes through _VALID
+        if role is _STRING:
+            if type(value) is str:
+                continue
+        elif role is _TYPE:
+            if type(value) is str and value in JSON_TYPES:
+                continue
+        elif role is MAP and type(value) is dict and _SCHEMA_CLASSES.issuperset(map(type, value.values())):
+            (subschemas := subschemas or []).append((role, key, value))
+            continue
+        if not _VALID[role](value):
             raise _problem(role, key, value, rel + (key,))
+        if role is SINGLE or role is MAP or role is LIST:
+            (subschemas := subschemas or []).append((role, key, value))
+    return subschemas
+
+
+def _check(node: dict, rel: Segments) -> None:
+    """Check ``node``'s members, then its subschemas (as ``walk.walk`` visits them: the node before its
+    children, children in member order), so the first problem is the same whatever the walk."""
+    subschemas = _check_members(node, rel)
+    if subschemas is None:
+        return
+    for role, key, value in subschemas:
+        if role is SINGLE:
+            if isinstance(value, dict):
+                _check(value, rel + (key,))
+        elif role is MAP:
+            for name, sub in value.items():
+                if isinstance(sub, dict):
+                    _check(sub, rel + (key, name))
+        else:
+            for index, sub in enumerate(value):
+                if isinstance(sub, dict):
+                    _check(sub, rel + (key, index))
+
+
+def _check_copy(node: dict, rel: Segments) -> dict:
+    """``_check`` that also returns a deep copy of ``node`` (what ``copy_json`` gives), in one pass
+    instead of a check and a copy. The same checks in the same order: all of ``node``'s own members
+    (copied as they are checked), then its subschemas, checked and copied in member order."""
+    out = {}
+    subschemas = None
+    for key, value in node.items():
+        role = _ROLES.get(key)
+        if type(value) in _SCALAR_TYPES:
+            out[key] = value
+            if role is None or value is None:
+                continue
+            # the usual well-formed values are recognised inline; anything else goes through _VALID
+            if role is _STRING:
+                if type(value) is str:
+                    continue
+            elif role is _TYPE and type(value) is str and value in JSON_TYPES:
+                continue
+        else:
+            if role is None:
+                out[key] = copy_json(value)
+                continue
+            if (
+                role is MAP
+                and type(value) is dict
+                and _SCHEMA_CLASSES.issuperset(map(type, value.values()))
+            ):
+                out[key] = value  # replaced by its copy below
+                (subschemas := subschemas or []).append((role, key, value))
+                continue
+            # a subschema slot's copy is made below, once checked; other members are plain JSON
+            out[key] = value if role is SINGLE or role is MAP or role is LIST else copy_json(value)
+        if not _VALID[role](value):
+            raise _problem(role, key, value, rel + (key,))
+        if (role is SINGLE or role is MAP or role is LIST) and type(value) not in _SCALAR_TYPES:
+            (subschemas := subschemas or []).append((role, key, value))
+    if subschemas is None:
+        return out
+    for role, key, value in subschemas:
+        if role is SINGLE:
+            if isinstance(value, dict):
+                out[key] = _check_copy(value, rel + (key,))
+        elif role is MAP:  # checked: an object of schemas (objects, booleans, nulls)
+            out[key] = {
+                name: _check_copy(sub, rel + (key, name)) if isinstance(sub, dict) else sub
+                for name, sub in value.items()
+            }
+        else:  # LIST, checked: an array of schemas
+            out[key] = [
+                _check_copy(sub, rel + (key, index)) if isinstance(sub, dict) else sub
+                for index, sub in enumerate(value)
+            ]
+    return out
 
 
 def _problem(role: str, key: str, value: Any, at: Segments) -> SchemaProblem:
