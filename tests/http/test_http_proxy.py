@@ -284,3 +284,18 @@ def test_a_gateway_error_is_a_refusal_only_for_an_upstream_reply() -> None:
     assert client_refusal(body, 502) is None  # a 5xx to the client's own input is a crash
     assert client_refusal(body, 400)["code"] == "http.400.api_error"
     assert client_refusal({"choices": []}, 502, upstream_reply=True) is None  # no error body
+
+
+def test_a_config_names_its_own_directory(tmp_path: Path) -> None:
+    # a shipped recipe (integrations/) points at files next to it, wherever the run starts
+    config = tmp_path / "recipe" / "proxy.toml"
+    config.parent.mkdir()
+    config.write_text(
+        'client_dialect = "anthropic"\nupstream_dialect = "openai-chat"\nurl = "http://127.0.0.1:9"\n',
+        encoding="utf-8",
+    )
+    ad = load_adapter(f"http:{config}")
+    try:
+        assert ad._subst("{config_dir}/home") == f"{config.parent}/home"
+    finally:
+        ad.close()
