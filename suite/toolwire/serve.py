@@ -337,6 +337,14 @@ def too_deep(what: str, value: Any = None) -> str:
     return f"toolwire: {what} nests {depth} levels deep (down {_short(where)}), too deep to translate"
 
 
+def untranslatable(what: str, exc: Exception, value: Any) -> str:
+    """The message for a translation of ``value`` that raised ``exc`` (RecursionError, ValueError) instead
+    of a coded error: the proxy answers it as the caller's bad input, never as a bare 500."""
+    if isinstance(exc, RecursionError):
+        return too_deep(what, value)
+    return f"toolwire: {what} cannot be translated: {exc}"
+
+
 def parsed(raw: bytes, what: str, status: int, code: str) -> Any:
     """``raw`` read as JSON, or a ``_Fault`` with ``status`` and ``code`` saying why it cannot be."""
     try:
@@ -512,12 +520,8 @@ def build_app(client: str, upstream: str, upstream_url: str, profile: Mapping[st
                     hints[key] = await asyncio.to_thread(unsupported_hint, exc, body, client, upstream, prof)
                 message = message.rstrip(".") + hints[key]
             raise _Fault(400, message, exc.code, exc.path) from None
-        except RecursionError:
-            raise _Fault(400, too_deep("the request", body), "payload.invalid", "") from None
-        except ValueError as exc:
-            raise _Fault(
-                400, f"toolwire: the request cannot be translated: {exc}", "payload.invalid", ""
-            ) from None
+        except (RecursionError, ValueError) as exc:
+            raise _Fault(400, untranslatable("the request", exc, body), "payload.invalid", "") from None
         if upstream == "gemini":
             out.pop("model", None)
             out.pop("stream", None)
@@ -584,12 +588,9 @@ def build_app(client: str, upstream: str, upstream_url: str, profile: Mapping[st
             raise _Fault(
                 400, f"toolwire: {exc.message}", exc.code, exc.path, note=f"{exc.code} (response)"
             ) from None
-        except RecursionError:
-            raise _Fault(502, too_deep("the upstream's response", payload), "response.invalid", "") from None
-        except ValueError as exc:
-            raise _Fault(
-                502, f"toolwire: the upstream's response cannot be translated: {exc}", "response.invalid", ""
-            ) from None
+        except (RecursionError, ValueError) as exc:
+            message = untranslatable("the upstream's response", exc, payload)
+            raise _Fault(502, message, "response.invalid", "") from None
         try:
             data = json.dumps(result, ensure_ascii=False).encode("utf-8")
         except UnicodeEncodeError:
@@ -673,18 +674,9 @@ def build_app(client: str, upstream: str, upstream_url: str, profile: Mapping[st
                     "stream.invalid_event",
                     where,
                 )
-            except RecursionError:
-                problem = (
-                    too_deep(f"event {index} of the upstream's stream", current),
-                    "stream.invalid_event",
-                    f"/{index}/data",
-                )
-            except ValueError as exc:
-                problem = (
-                    f"toolwire: event {index} of the upstream's stream cannot be translated: {exc}",
-                    "stream.invalid_event",
-                    f"/{index}/data",
-                )
+            except (RecursionError, ValueError) as exc:
+                what = f"event {index} of the upstream's stream"
+                problem = (untranslatable(what, exc, current), "stream.invalid_event", f"/{index}/data")
             except (TimeoutError, ClientError) as exc:
                 problem = (
                     f"toolwire: the upstream's stream broke off ({type(exc).__name__}: {exc})",
