@@ -52,7 +52,6 @@ import asyncio
 import contextlib
 import json
 import os
-import re
 import secrets
 import shlex
 import signal
@@ -66,14 +65,13 @@ from typing import Any
 
 from .adapters import Adapter, AdapterError, Answer
 from .delivery import delivery_writes, wait_until_read
-from .endpoints import DIALECT_PATHS, PROVIDER_DIALECTS
+from .endpoints import DIALECT_PATHS, PROVIDER_DIALECTS, expected_path, is_dialect_path
 from .http_errors import error_status
 from .protocol import TranslationRefusal
 
 __all__ = ["HttpAdapter", "LoopThread", "MockUpstream", "load_config"]
 
 MODEL = "toolwire-model"
-_GEMINI_PATH = re.compile(r"^/v1beta/models/([^/:]+):(generateContent|streamGenerateContent)$")
 
 MINIMAL_REQUESTS: dict[str, dict[str, Any]] = {
     "openai-chat": {"model": MODEL, "messages": [{"role": "user", "content": "hi"}]},
@@ -244,19 +242,11 @@ class MockUpstream:
     def _problem(self, method: str, path: str, query: dict[str, str], stream: bool) -> str | None:
         if method != "POST":
             return f"the proxy sent {method} {path} to the upstream; a POST was expected"
-        if self.dialect == "gemini":
-            m = _GEMINI_PATH.match(path)
-            if not m:
-                return (
-                    f"the proxy sent POST {path} to the gemini upstream; expected "
-                    "/v1beta/models/{model}:generateContent or :streamGenerateContent"
-                )
-            if stream and query.get("alt") != "sse":
-                return "the proxy asked the gemini upstream for a stream without ?alt=sse"
-            return None
-        if path != DIALECT_PATHS[self.dialect]:
-            want = DIALECT_PATHS[self.dialect]
+        if not is_dialect_path(self.dialect, path):
+            want = expected_path(self.dialect)
             return f"the proxy sent POST {path} to the {self.dialect} upstream; expected {want}"
+        if self.dialect == "gemini" and stream and query.get("alt") != "sse":
+            return "the proxy asked the gemini upstream for a stream without ?alt=sse"
         return None
 
     async def _handle(self, request: Any) -> Any:

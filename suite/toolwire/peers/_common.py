@@ -27,6 +27,7 @@ from typing import Any
 
 import httpx
 
+from ..endpoints import expected_path, is_dialect_path
 from ..protocol import TranslationRefusal
 
 __all__ = [
@@ -90,15 +91,6 @@ class SSEStream(httpx.SyncByteStream, httpx.AsyncByteStream):
             yield chunk
 
 
-#: the end of the path of each dialect's API (the part every base URL and API version shares)
-API_PATHS = {
-    "openai-chat": ("/chat/completions",),
-    "openai-responses": ("/responses",),
-    "anthropic": ("/messages",),
-    "gemini": (":generateContent", ":streamGenerateContent"),
-}
-
-
 class Upstream:
     """An in-process provider endpoint (``httpx.MockTransport``): records requests, answers canned bodies."""
 
@@ -160,11 +152,11 @@ class Upstream:
             raise RuntimeError("toolwire peer adapter: the library sent no request")
         sent = self.requests[0]
         path = urllib.parse.urlsplit(sent["url"]).path
-        if dialect is not None and not path.endswith(API_PATHS[dialect]):
+        if dialect is not None and not is_dialect_path(dialect, path):
             raise RuntimeError(
                 f"toolwire peer adapter: the library sent this request to {path}, not to the {dialect} API "
-                f"(…{' or …'.join(API_PATHS[dialect])}): it chose another API of the provider for this "
-                f"input, so there is no {dialect} request to judge"
+                f"({expected_path(dialect)}): it chose another API of the provider for this input, so "
+                f"there is no {dialect} request to judge"
             )
         return sent["body"]
 
