@@ -99,6 +99,16 @@ def chat_chunk(delta: dict, finish: str | None = None) -> bytes:
 
 
 CHAT_STREAM_END = chat_chunk({}, "stop") + b"data: [DONE]\n\n"
+#: a whole chat completion saying "ok"
+CHAT_OK = json.dumps(
+    {
+        "id": "c",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "m",
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "ok"}}],
+    }
+).encode()
 
 
 @dataclass

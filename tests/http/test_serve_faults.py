@@ -14,7 +14,16 @@ import pytest
 
 pytest.importorskip("aiohttp")
 
-from serve_support import CHAT_STREAM_END, Upstream, chat_chunk, post, raw_answer, serve, sse_answer  # noqa: E402
+from serve_support import (  # noqa: E402
+    CHAT_OK,
+    CHAT_STREAM_END,
+    Upstream,
+    chat_chunk,
+    post,
+    raw_answer,
+    serve,
+    sse_answer,
+)
 from toolwire.http_adapter import MINIMAL_REQUESTS, LoopThread, _error_codes, minimal_response, refusal_in  # noqa: E402
 from toolwire_reference.streams.sse import read_sse  # noqa: E402
 
@@ -215,23 +224,7 @@ def test_a_client_going_away_is_one_line_in_the_log(tmp_path: Path, upstream) ->
             writes += [chat_chunk({"content": "lo"})] * 30 + [CHAT_STREAM_END]
             return await sse_answer(request, writes, between)
         await release.wait()
-        return await raw_answer(
-            json.dumps(
-                {
-                    "id": "c",
-                    "object": "chat.completion",
-                    "created": 1,
-                    "model": "m",
-                    "choices": [
-                        {
-                            "index": 0,
-                            "finish_reason": "stop",
-                            "message": {"role": "assistant", "content": "ok"},
-                        }
-                    ],
-                }
-            ).encode()
-        )
+        return await raw_answer(CHAT_OK)
 
     async def leave_stream(url: str) -> None:
         from aiohttp import ClientSession
@@ -300,23 +293,7 @@ def test_an_unsupported_member_names_itself_and_the_profile_that_accepts_it(tmp_
         upstream.script = None
 
         async def script(request, sent):
-            return await raw_answer(
-                json.dumps(
-                    {
-                        "id": "c",
-                        "object": "chat.completion",
-                        "created": 1,
-                        "model": "m",
-                        "choices": [
-                            {
-                                "index": 0,
-                                "finish_reason": "stop",
-                                "message": {"role": "assistant", "content": "ok"},
-                            }
-                        ],
-                    }
-                ).encode()
-            )
+            return await raw_answer(CHAT_OK)
 
         upstream.script = script
         status, answer = call(upstream, proxy.url + "/v1/messages", json.dumps(body).encode())
