@@ -10,7 +10,6 @@ from .errors import Segments, TranslationError, fail
 _CONTAINERS = (dict, list)
 #: exact types, for set lookups on the hot paths (parsed JSON holds no subclasses; other values take the
 #: general ``isinstance`` way)
-_CONTAINER_TYPES = frozenset(_CONTAINERS)
 _SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))
 
 MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING", "__bool__": lambda self: False})()
