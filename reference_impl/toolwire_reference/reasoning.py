@@ -17,7 +17,7 @@ from typing import Any
 
 from ._json import MISSING, expect_object, invalid, json_type
 from .errors import Segments
-from .request import Request, unsupported
+from .request import DEFAULT_MAX_TOKENS, Request, unsupported
 
 __all__ = [
     "EFFORTS",
@@ -199,9 +199,11 @@ def _setting(req: Request) -> dict[str, Any] | None:
 
 def write_anthropic(req: Request, out: dict, profile: Mapping[str, str]) -> None:
     """``thinking`` into the encoded request ``out``: a budget of at least 1,024 tokens and below
-    ``max_tokens``. Where Anthropic cannot think (``max_tokens`` leaves no room for a budget, or the tool
-    choice forces a tool, which thinking does not allow): ``request.unsupported_field``, dropped under
-    degrade."""
+    ``max_tokens``. When the source named no ``max_tokens`` and the reference chose it
+    (``anthropic.max-tokens=any``), it is raised to the budget plus the usual 4,096, so that thinking
+    leaves the answer the room it would have had without it. Where Anthropic cannot think (``max_tokens``
+    leaves no room for a budget, or the tool choice forces a tool, which thinking does not allow):
+    ``request.unsupported_field``, dropped under degrade."""
     reasoning = _setting(req)
     if reasoning is None:
         return
@@ -224,7 +226,10 @@ def write_anthropic(req: Request, out: dict, profile: Mapping[str, str]) -> None
             req.setting_path(NAME),
         )
         return
-    budget = min(max(budget or DEFAULT_BUDGET, ANTHROPIC_MIN_BUDGET), max_tokens - 1)
+    budget = max(budget or DEFAULT_BUDGET, ANTHROPIC_MIN_BUDGET)
+    if "max_tokens" not in req.settings and profile.get("anthropic.max-tokens", "any") == "any":
+        out["max_tokens"] = max_tokens = budget + DEFAULT_MAX_TOKENS
+    budget = min(budget, max_tokens - 1)
     out["thinking"] = {"type": "enabled", "budget_tokens": budget}
 
 
