@@ -126,7 +126,7 @@ def test_an_entry_does_not_hide_a_crash(work: Path) -> None:
     assert proc.returncode == 1, proc.stdout + proc.stderr
     rec = by_id(lines)[PLAIN]
     assert rec["outcome"] == "errored" and rec["expected_failure"]["reason"] == "we drop descriptions"
-    assert "5 failed" in proc.stdout and "xfail" not in proc.stdout  # failures for pytest, not xfails
+    assert "5 errors" in proc.stdout and "xfail" not in proc.stdout  # errors for pytest, not xfails
 
 
 def test_narrowing_by_profile_and_pair(work: Path) -> None:
@@ -249,6 +249,15 @@ def test_update_round_trip(work: Path) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.count("removed (now passes)") == 2 and "descriptions are dropped" in proc.stdout
     assert "[[known-failure]]" not in (work / "exp.toml").read_text()
+
+
+def test_update_says_why_errored_checks_are_not_listed(work: Path) -> None:
+    proc = cli_run(work, "python:tiny_translator:Crashing")
+    assert proc.returncode == 1
+    proc = cli(work, "expectations", "update", "--from", "reports/tiny.results.jsonl", "-o", "exp.toml")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "note: 5 errored checks are not listed (choice/auto[canonical>anthropic], " in proc.stdout
+    assert "an errored check (a crash, a hang, a protocol error) is no known failure" in proc.stdout
 
 
 def test_update_bad_input_exits_2(work: Path) -> None:
