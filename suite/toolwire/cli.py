@@ -79,6 +79,15 @@ def build_parser() -> argparse.ArgumentParser:
         "toolwire_tools …); and, or, not, parentheses",
     )
     run_p.add_argument(
+        "-m",
+        dest="markexpr",
+        metavar="EXPR",
+        default=None,
+        help="select checks by marker as pytest -m does: toolwire_must, toolwire_should, toolwire_may, "
+        "toolwire_<area> (toolwire_tools …), toolwire_round_trip; and, or, not, parentheses "
+        "(e.g. -m 'toolwire_must or toolwire_should')",
+    )
+    run_p.add_argument(
         "-n",
         dest="workers",
         metavar="N",
@@ -147,7 +156,7 @@ def run(args: argparse.Namespace, argv: Sequence[str] = ()) -> int:
     from .adapters import AdapterError, load_adapter
     from .corpus import CorpusError, load_corpus
     from .runner import workers_of
-    from .selection import SelectionError, compile_keyword
+    from .selection import SelectionError, compile_keyword, compile_markers
 
     try:
         workers = workers_of(args.workers)
@@ -156,7 +165,8 @@ def run(args: argparse.Namespace, argv: Sequence[str] = ()) -> int:
         return 2
     try:
         corpus = load_corpus(args.corpus)
-        compile_keyword(args.keyword or "")  # a malformed -k is a usage error before anything starts
+        compile_keyword(args.keyword or "")  # a malformed -k or -m is a usage error before anything starts
+        compile_markers(args.markexpr or "")
         adapter = load_adapter(
             args.adapter,
             timeout="default" if args.timeout is None else args.timeout,
@@ -215,6 +225,7 @@ def _run_loaded(
         adapter_spec=args.adapter,
         corpus_dir=args.corpus,
         keyword=args.keyword,
+        markexpr=args.markexpr,
         workers=workers,
         timeout=args.timeout,
         validate_protocol=args.validate_protocol,
@@ -236,6 +247,7 @@ def _run_loaded(
                     args.adapter,
                     corpus=args.corpus,
                     keyword=args.keyword,
+                    markexpr=args.markexpr,
                     expectations=args.expectations,
                     strict=args.strict,
                 ),

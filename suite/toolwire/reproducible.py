@@ -128,6 +128,7 @@ def canonical_argv(
     *,
     corpus: str | None = None,
     keyword: str | None = None,
+    markexpr: str | None = None,
     expectations: str | None = None,
     strict: bool = False,
 ) -> list[str]:
@@ -137,6 +138,8 @@ def canonical_argv(
         argv += ["--corpus", relative_path(corpus)]
     if keyword:
         argv += ["-k", keyword]
+    if markexpr:
+        argv += ["-m", markexpr]
     if expectations:
         argv += ["--expectations", relative_path(expectations)]
         if strict:

@@ -212,6 +212,7 @@ class RunOptions:
     adapter_spec: str
     corpus_dir: str | None = None
     keyword: str | None = None
+    markexpr: str | None = None
     workers: int = 0
     timeout: float | None = None
     validate_protocol: bool = False
@@ -220,15 +221,25 @@ class RunOptions:
     argv: list[str] = field(default_factory=list)
 
 
-def select(corpus: Corpus, keyword: str | None) -> list[Check]:
-    """The checks ``-k keyword`` selects, in corpus order (SelectionError on a malformed expression)."""
-    from .selection import compile_keyword
+def select(corpus: Corpus, keyword: str | None, markexpr: str | None = None) -> list[Check]:
+    """The checks ``-k keyword`` and ``-m markexpr`` select, in corpus order (SelectionError on a malformed
+    expression)."""
+    from .selection import compile_keyword, compile_markers
 
     checks = list(corpus.checks())
-    if not keyword:
-        return checks
-    selected = compile_keyword(keyword)
-    return [c for c in checks if selected([c.id, *markers(c)])]
+    if keyword:
+        by_word = compile_keyword(keyword)
+        checks = [c for c in checks if by_word([c.id, *markers(c)])]
+    if markexpr:
+        by_marker = compile_markers(markexpr)
+        checks = [c for c in checks if by_marker(markers(c))]
+    return checks
+
+
+def selection_of(keyword: str | None, markexpr: str | None) -> str | None:
+    """How a run was filtered, as the results header records it (None: not at all)."""
+    parts = [f"-k {keyword}" if keyword else "", f"-m {markexpr}" if markexpr else ""]
+    return " ".join(p for p in parts if p) or None
 
 
 def run_checks(run: Run, options: RunOptions, out: TextIO = sys.stdout) -> int:
@@ -236,14 +247,21 @@ def run_checks(run: Run, options: RunOptions, out: TextIO = sys.stdout) -> int:
     the failures, write the results; the exit code (0 pass, 1 a failure, 2 interrupted)."""
     from .results import now
 
-    checks = select(run.corpus, options.keyword)
-    selection = f"-k {options.keyword}" if options.keyword else None
+    checks = select(run.corpus, options.keyword, options.markexpr)
+    selection = selection_of(options.keyword, options.markexpr)
     print(
         f"toolwire: corpus {run.corpus.version} ({run.corpus.hash[:12]}) at {run.corpus.root}; "
         f"adapter {run.adapter.spec} = {run.adapter.name} {run.adapter.version}; {len(checks)} checks"
-        + (f" of {len(run.corpus.checks())} selected by -k" if selection else ""),
+        + (f" of {len(run.corpus.checks())} selected by {selection}" if selection else ""),
         file=out,
     )
+    if selection and not checks:
+        areas = ", ".join(sorted({f"toolwire_{c.area}" for c in run.corpus.cases}))
+        print(
+            f"toolwire: {selection} selects no check. Markers: toolwire, toolwire_must, toolwire_should, "
+            f"toolwire_may, toolwire_round_trip, {areas}; -k also matches words of check ids",
+            file=out,
+        )
     run.started = now()
     start = time.perf_counter()
     progress = _Progress(len(checks), options.verbose, out)

@@ -1,10 +1,11 @@
-"""``-k`` expressions, as pytest reads them: ``tools/ and not gemini``, ``(choice or stream) and must``.
+"""``-k`` and ``-m`` expressions, as pytest reads them: ``tools/ and not gemini``, ``(choice or stream)
+and must``; ``toolwire_must or toolwire_should``.
 
-A bare word matches a check when it is a case-insensitive substring of one of the check's names: its id
-(``<case id>[<source>><target>,k=v]``), ``toolwire``, or one of its markers (``toolwire_must``,
-``toolwire_tools``, ``toolwire_round_trip``). ``toolwire run`` selects with this without starting pytest;
-under pytest, pytest's own ``-k`` gives the same selection (pytest takes no ``>``, ``,`` or ``=`` in a
-word).
+In ``-k``, a bare word matches a check when it is a case-insensitive substring of one of the check's names:
+its id (``<case id>[<source>><target>,k=v]``), ``toolwire``, or one of its markers (``toolwire_must``,
+``toolwire_tools``, ``toolwire_round_trip``). In ``-m``, a word is a marker name, matched exactly.
+``toolwire run`` selects with these without starting pytest; under pytest, pytest's own ``-k`` and ``-m``
+give the same selection (pytest takes no ``>``, ``,`` or ``=`` in a word).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-__all__ = ["SelectionError", "compile_keyword"]
+__all__ = ["SelectionError", "compile_keyword", "compile_markers"]
 
 _TOKEN = re.compile(r"\s*(?:(\()|(\))|([\w:+\-.\[\]\\/=,>]+))")
 
@@ -21,9 +22,15 @@ class SelectionError(ValueError):
     """The expression cannot be parsed; the message says where."""
 
 
-def compile_keyword(expression: str) -> Callable[[Iterable[str]], bool]:
-    """A predicate over a check's names that says whether ``expression`` selects it."""
-    tokens = _tokens(expression)
+def compile_markers(expression: str) -> Callable[[Iterable[str]], bool]:
+    """A predicate over a check's marker names that says whether the ``-m`` ``expression`` selects it."""
+    return compile_keyword(expression, flag="-m")
+
+
+def compile_keyword(expression: str, *, flag: str = "-k") -> Callable[[Iterable[str]], bool]:
+    """A predicate over a check's names that says whether ``expression`` selects it (``flag="-m"``: words
+    are whole marker names)."""
+    tokens = _tokens(expression, flag)
     pos = 0
 
     def peek() -> str | None:
@@ -58,28 +65,30 @@ def compile_keyword(expression: str) -> Callable[[Iterable[str]], bool]:
     def atom() -> Callable[[list[str]], bool]:
         token = peek()
         if token is None:
-            raise SelectionError(f"-k {expression!r}: expected a word or '(' at the end")
+            raise SelectionError(f"{flag} {expression!r}: expected a word or '(' at the end")
         take()
         if token == "(":
             inner = either()
             if peek() != ")":
-                raise SelectionError(f"-k {expression!r}: expected ')'")
+                raise SelectionError(f"{flag} {expression!r}: expected ')'")
             take()
             return inner
         if token in (")", "and", "or", "not"):
-            raise SelectionError(f"-k {expression!r}: unexpected {token!r}")
+            raise SelectionError(f"{flag} {expression!r}: unexpected {token!r}")
         word = token.lower()
+        if flag == "-m":
+            return lambda names: word in names
         return lambda names: any(word in name for name in names)
 
     if not tokens:
         return lambda names: True
     matcher = either()
     if pos != len(tokens):
-        raise SelectionError(f"-k {expression!r}: unexpected {tokens[pos]!r}")
+        raise SelectionError(f"{flag} {expression!r}: unexpected {tokens[pos]!r}")
     return lambda names: matcher([name.lower() for name in names])
 
 
-def _tokens(expression: str) -> list[str]:
+def _tokens(expression: str, flag: str) -> list[str]:
     out: list[str] = []
     at = 0
     while at < len(expression):
@@ -87,7 +96,7 @@ def _tokens(expression: str) -> list[str]:
             break
         found = _TOKEN.match(expression, at)
         if found is None:
-            raise SelectionError(f"-k {expression!r}: unexpected character at column {at + 1}")
+            raise SelectionError(f"{flag} {expression!r}: unexpected character at column {at + 1}")
         out.append(found.group(1) or found.group(2) or found.group(3))
         at = found.end()
     return out

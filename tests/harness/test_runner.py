@@ -88,6 +88,18 @@ def test_k_selects_what_pytest_selects(expression: str) -> None:
     assert ours == theirs and ours
 
 
+@pytest.mark.parametrize(
+    "expression", ["toolwire_must", "toolwire_should or toolwire_may", "toolwire_tools and not toolwire_must"]
+)
+def test_m_selects_what_pytest_selects(expression: str) -> None:
+    corpus = load_corpus(None)
+    ours = [c.id for c in select(corpus, None, expression)]
+    compiled = Expression.compile(expression)
+    theirs = [c.id for c in corpus.checks() if compiled.evaluate(lambda name, c=c: name in markers(c))]
+    assert ours == theirs and ours
+    assert select(corpus, None, "must") == []  # a marker name is matched whole
+
+
 def test_a_malformed_k_is_a_usage_error(work: Path) -> None:
     with pytest.raises(SelectionError, match="expected"):
         compile_keyword("tools and")
