@@ -127,6 +127,26 @@ def test_unknown_case_suggests_a_close_one(tmp_path: Path, corpus) -> None:
         parse('[[known-failure]]\ncase = "tools/basik"\nreason = "x"\n', "e.toml", corpus)
 
 
+def test_a_far_id_gets_no_guess(corpus) -> None:
+    with pytest.raises(ExpectationsError) as info:
+        parse('[[known-failure]]\ncase = "tools/does-not-exist"\nreason = "x"\n', "e.toml", corpus)
+    assert "unknown case id 'tools/does-not-exist'" in str(info.value) and "did you mean" not in str(info.value)
+
+
+def test_every_problem_is_said_at_once_entry_by_entry(corpus) -> None:
+    text = (
+        '[[known-failure]]\ncase = "tools/basik"\n\n'  # no reason (schema), and an unknown case
+        '[[known-failure]]\ncase = "tools/basic"\npair = "canonical>klingon"\nreason = "x"\n'
+    )
+    with pytest.raises(ExpectationsError) as info:
+        parse(text, "e.toml", corpus)
+    lines = str(info.value).splitlines()
+    assert lines[0] == "e.toml: 3 problems"
+    assert "#1" in lines[1] and "'reason' is a required property" in lines[1]
+    assert "#1" in lines[2] and "did you mean 'tools/basic'" in lines[2]
+    assert "#2" in lines[3] and "unknown dialect 'klingon'" in lines[3]
+
+
 def test_check_command(tmp_path: Path, corpus, capsys) -> None:
     path = tmp_path / "exp.toml"
     path.write_text(
