@@ -1,4 +1,5 @@
-"""The ``toolwire`` command: ``run`` (this module), ``lint``, ``report`` and ``translate`` (delegated)."""
+"""The ``toolwire`` command: ``run`` (this module); ``lint``, ``report``, ``translate``, ``expectations``,
+``serve`` and ``init`` (delegated)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,10 @@ DELEGATED = {
     "translate": ("toolwire.translate_cmd", "translate one payload with the reference translator"),
     "expectations": ("toolwire.expectations", "known-failure files: update one from a run, or check one"),
     "serve": ("toolwire.serve", "a translating HTTP proxy between two provider dialects"),
+    "init": (
+        "toolwire.init_cmd",
+        "start testing a translator: an adapter to fill in, a known-failures file, a pytest suite, a CI job",
+    ),
 }
 
 

@@ -32,6 +32,11 @@ def schemas_dir() -> Path:
     return _data_dir("schemas")
 
 
+def examples_dir() -> Path:
+    """The examples shipped with toolwire (the Node.js harness ``toolwire init`` starts from)."""
+    return _data_dir("examples")
+
+
 def guide(name: str) -> str:
     """Where a shipped guide is (``docs/protocol.md``, ``examples/node-harness/harness.mjs``): its
     path in this installation, or the repository path when it cannot be found."""
