@@ -71,7 +71,7 @@ def test_settings_come_from_the_pytest_configuration(work: Path) -> None:
     proc = pytest_in(work, "test_plain.py")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "1 passed" in proc.stdout and not (work / "out" / "r.jsonl").exists()
-    assert "the configured adapter (python:tiny_translator:Wrong) is not run: test paths were named" in proc.stdout
+    assert "adapter (python:tiny_translator:Wrong) is not run: test paths were named" in proc.stdout
 
     # the option wins over the configuration
     proc = pytest_in(work, "test_plain.py", "--toolwire-adapter", "python:tiny_translator:Good", "-q")
