@@ -65,9 +65,11 @@ from typing import Any
 
 from .adapters import Adapter, AdapterError, Answer
 from .delivery import delivery_writes, wait_until_read
+from .descriptors import descriptor
 from .endpoints import DIALECT_PATHS, PROVIDER_DIALECTS, expected_path, is_dialect_path
 from .http_errors import error_status
 from .protocol import TranslationRefusal
+from .streams.sse import events_from_sse
 
 __all__ = ["HttpAdapter", "LoopThread", "MockUpstream", "load_config"]
 
@@ -79,30 +81,24 @@ MINIMAL_REQUESTS: dict[str, dict[str, Any]] = {
     "anthropic": {"model": MODEL, "max_tokens": 64, "messages": [{"role": "user", "content": "hi"}]},
     "gemini": {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]},
 }
-_GEMINI_MINIMAL = {
-    "candidates": [
-        {"content": {"role": "model", "parts": [{"text": "ok"}]}, "finishReason": "STOP", "index": 0}
-    ],
-    "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1, "totalTokenCount": 2},
-    "modelVersion": MODEL,
-    "responseId": "tw-minimal",
-}
+
+
+def _minimal_reply(dialect: str) -> dict[str, Any]:
+    reply = descriptor(dialect).get("minimal_reply")
+    if not isinstance(reply, dict):
+        raise AdapterError(f"the {dialect} descriptor has no minimal_reply (corpus/dialects/{dialect}.json)")
+    return json.loads(json.dumps(reply))  # a fresh copy per use
 
 
 def minimal_response(dialect: str) -> Any:
-    """A small valid response body of ``dialect`` (what the mock answers in ``request`` checks)."""
-    from toolwire_reference import translate
-
-    if dialect == "gemini":
-        return json.loads(json.dumps(_GEMINI_MINIMAL))
-    return translate("response", _GEMINI_MINIMAL, source="gemini", target=dialect)
+    """A small valid response body of ``dialect`` (what the mock answers in ``request`` checks): data from
+    the dialect's descriptor, never the reference's output."""
+    return _minimal_reply(dialect)["response"]
 
 
 def minimal_stream(dialect: str) -> list[dict[str, Any]]:
-    """A small valid stream of ``dialect``."""
-    from toolwire_reference import translate_stream
-
-    return list(translate_stream([{"data": _GEMINI_MINIMAL}], source="gemini", target=dialect))
+    """A small valid stream of ``dialect`` (the descriptor's ``minimal_reply``)."""
+    return _minimal_reply(dialect)["stream"]
 
 
 def _error_codes() -> frozenset[str]:
@@ -611,8 +607,6 @@ class HttpAdapter(Adapter):
         return self._scrub(text)
 
     def _stream_inner(self, events: list[Any], delivery: str) -> Any:
-        from toolwire_reference.streams.sse import read_sse
-
         body = dict(MINIMAL_REQUESTS[self.client])
         if self.client != "gemini":
             body["stream"] = True
@@ -620,7 +614,7 @@ class HttpAdapter(Adapter):
         self._check_recorded(recorded, status, raw, True)
         if status >= 300:
             self._refuse_or_crash(status, raw, "to a streaming request", upstream_reply=True)
-        out = list(read_sse(raw.decode("utf-8", "replace")))
+        out = events_from_sse(raw)
         if out:
             refusal = refusal_in(out[-1].get("data"), self.codes)
             if refusal is not None:

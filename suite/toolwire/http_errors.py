@@ -7,23 +7,17 @@ upstream never sends one with 200); a proxy that forwards it answers its client 
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from typing import Any
 
+from .descriptors import descriptor
 from .jsonvalue import value_at
-from .paths import corpus_dir
 
 __all__ = ["error_status"]
 
 
-@cache
 def _spec(dialect: str) -> dict[str, Any] | None:
-    try:
-        descriptor = json.loads((corpus_dir() / "dialects" / f"{dialect}.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    spec = descriptor.get("http_errors")
+    spec = descriptor(dialect).get("http_errors")
     return spec if isinstance(spec, dict) else None
 
 

@@ -301,6 +301,8 @@ class _Linter:
                 continue
             if isinstance(data.get("lift"), dict):
                 self.lift(path, data["lift"])
+            if isinstance(data.get("minimal_reply"), dict):
+                self.minimal_reply(path, data["minimal_reply"])
             if "name" in data and data["name"] != path.stem:
                 self.add(path, "/name", f"name {data['name']!r} does not equal the file name {path.stem!r}")
             kinds = data.get("kinds")
@@ -319,6 +321,16 @@ class _Linter:
                         where = pointer("judged", i, "features", j)
                         self.add(path, where, f"unknown feature {feature!r} (not in features.json)")
         return names
+
+    def minimal_reply(self, path: Path, reply: dict[str, Any]) -> None:
+        """A descriptor's ``minimal_reply`` is a valid response and a valid stream of the dialect."""
+        for kind in ("response", "stream"):
+            if kind not in reply:
+                continue
+            base = pointer("minimal_reply", kind)
+            for error in self.wire_validate(path, base, path.stem, kind, reply[kind]) or ():
+                where, message = _split_error(error)
+                self.add(path, base + where, f"invalid for the wire schema: {message}")
 
     def lift(self, path: Path, lift: dict[str, Any]) -> None:
         """A descriptor's ``lift`` templates spell a sample tool, every tool-choice form and the smallest

@@ -29,6 +29,9 @@ from serve_support import Upstream, raw_answer, serve, sse_answer  # noqa: E402
 from toolwire import paths, wire  # noqa: E402
 from toolwire.http_adapter import LoopThread  # noqa: E402
 
+#: the captured Claude Code request names a model the SDK warns about
+pytestmark = pytest.mark.filterwarnings("ignore:The model .* is deprecated:DeprecationWarning")
+
 CAPTURES = paths.corpus_dir() / "captures"
 KEY = "sk-test-not-a-key"
 
