@@ -190,7 +190,7 @@ def pin(path: str | os.PathLike[str], argv: list[str]) -> None:
     checks = []
     for rec in results.checks:
         rec = {k: (0 if k == "duration_ms" else v) for k, v in rec.items()}
-        for key in ("message", "diff", "wire_errors", "actual_error"):
+        for key in ("message", "diff", "differences", "wire_errors", "actual_error"):
             if key in rec:
                 rec[key] = _scrub_value(rec[key], clock)
         checks.append(rec)
