@@ -185,21 +185,26 @@ def test_keys_in_the_same_checks_are_one_finding_others_apart():
     ]
 
 
-def test_pairs_kinds_and_round_trips_are_kept_apart():
+def test_sources_grouped_outputs_and_kinds_kept_apart():
+    """A finding is about one dialect's output: the same rule broken from several sources is one finding
+    naming them; another output dialect or kind is another finding; a round trip's output is its source's,
+    so it joins the findings of that dialect's output."""
     line = '/messages/0/content: expected an array, got string "hi"'
     checks = [
         check_with_diff("p/a", line),
         check_with_diff("p/b", line, source="gemini"),
         check_with_diff("p/c", line, kind="response"),
         check_with_diff("p/d", line, round_trip=True),
+        check_with_diff("p/e", line, source="openai-chat", target="anthropic", round_trip=True),
+        check_with_diff("p/f", line, source="openai-chat", target="gemini", round_trip=True),
     ]
     found = find_bugs(checks)
     assert sorted(titles(found)) == [
-        "anthropic→openai-chat requests: `/messages/*/content` is a string where an array is expected",
+        "anthropic, gemini→openai-chat requests (also round trips via anthropic, gemini): "
+        "`/messages/*/content` is a string where an array is expected",
         "anthropic→openai-chat responses: `/messages/*/content` is a string where an array is expected",
         "anthropic→openai-chat→anthropic requests (round trip): `/messages/*/content` is a string where an "
         "array is expected",
-        "gemini→openai-chat requests: `/messages/*/content` is a string where an array is expected",
     ]
 
 
@@ -573,8 +578,8 @@ def test_wire_messages_keep_property_names_and_cut_values():
     assert [(f.count, f.plain_title()) for f in found] == [
         (
             2,
-            "anthropic→openai-chat responses: output invalid for the openai-chat wire schema at the top "
-            "level: 'id' is a required property",
+            "anthropic→openai-chat responses: `id` missing at the top level (the openai-chat wire schema "
+            "requires it)",
         ),
         (
             2,

@@ -84,8 +84,8 @@ def test_results_all_from_an_older_corpus_are_all_stale(tmp_path: Path, results:
     readme = write_outputs(matrix, tmp_path / "out")[1].read_text(encoding="utf-8")
     assert "2 implementations against corpus 0.3.0" in readme  # what they are from
     assert (
-        "**shallow: stale: run `make reports`**: its results are from corpus 0.3.0, the current corpus is 0.4.0"
-        in readme
+        "**shallow: stale: run `make reports`**: its results are from corpus 0.3.0, the current corpus is "
+        "0.4.0" in readme
     )
 
 
