@@ -150,9 +150,18 @@ def _abstract(text: str) -> str:
 
 
 def _without_ids(text: str) -> str:
-    """``text`` with ids and long tokens as ``<id>`` (numbers kept): for titles."""
+    """``text`` with ids and long tokens as ``<id>`` (numbers kept): for titles. Different ids in one text
+    stay told apart (``<id>``, ``<id#2>``): "id <id> differs from <id>" would hide what differs."""
+    seen: list[str] = []
+
+    def numbered(match: re.Match[str], repl: str) -> str:
+        if match.group(0) not in seen:
+            seen.append(match.group(0))
+        n = seen.index(match.group(0)) + 1
+        return match.expand(repl if n == 1 else repl.replace("<id>", f"<id#{n}>"))
+
     for pattern, repl in _VOLATILE[:-1]:
-        text = pattern.sub(repl, text)
+        text = pattern.sub(lambda m, r=repl: numbered(m, r), text)
     return text
 
 

@@ -587,3 +587,29 @@ def test_wire_messages_keep_property_names_and_cut_values():
             "`/choices/*/message/content`: array is invalid",
         ),
     ]
+
+
+def test_different_ids_in_a_title_stay_told_apart():
+    grammar = (
+        "openai-chat stream grammar: event 1: chunk id 'chatcmpl-1723689235636094565' differs from the "
+        "first chunk's 'chatcmpl-2858116572799847872' [openai-chat.chunk-id]"
+    )
+    (finding,) = find_bugs([check("streams/i", kind="stream", message=grammar)])
+    assert (
+        "chunk id 'chatcmpl-<id>' differs from the first chunk's 'chatcmpl-<id#2>'" in finding.plain_title()
+    )
+
+
+def test_titles_stay_short_with_many_long_keys():
+    lines = [
+        f"/tools/0/function/parameters/properties/p{i}/properties/q/properties/r/x{i}: "
+        f"unexpected key 'x{i}', value 1"
+        for i in range(30)
+    ]
+    lines += [
+        f"/deeply/nested/object/number/{i}/with/a/long/name/k{i}: missing key 'k{i}', expected 1"
+        for i in range(30)
+    ]
+    (*found,) = find_bugs([check_with_diff("t/long", *lines)])
+    assert all(len(f.plain_title()) < 300 for f in found)
+    assert any("and 26 more" in f.plain_title() for f in found)
