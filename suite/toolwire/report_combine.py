@@ -52,6 +52,8 @@ def write_outputs(matrix: Matrix, output: Path) -> list[Path]:
     for impl in matrix.implementations:
         if impl.failing:
             files[details_file(impl)] = render_details(matrix, impl)
+        else:  # one left from a run that failed checks would be served to nobody, and mislead a reader
+            (output / details_file(impl)).unlink(missing_ok=True)
     for impl in matrix.implementations:
         passed, applicable = impl.level("must")
         # how much of the corpus applied stands next to the score: 100% of 12 checks is no 100%

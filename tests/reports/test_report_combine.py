@@ -341,3 +341,11 @@ def test_html_page_holds_no_failing_check_and_links_its_sections(tmp_path: Path,
     links = [a.get("href") for tag, a in page.elements if tag == "a"]
     assert "#impl-" + _slug("shallow") in links and "../in/shallow.md" in links
     assert page.ids["impl-" + _slug("shallow")] == "section"
+
+
+def test_a_details_file_goes_when_its_implementation_fails_nothing(tmp_path: Path, results: list[Path]):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "reference.details.js").write_text("toolwireDetails('reference', 'old');\n", encoding="utf-8")
+    written = {p.name for p in write_outputs(_matrix(results), out)}
+    assert "shallow.details.js" in written and not (out / "reference.details.js").exists()
