@@ -1,17 +1,31 @@
-"""Distinct translation bugs ("findings") in a results file: failing checks grouped by root cause.
+"""Distinct translation bugs ("findings") in a results file: failing checks grouped by the rule they break.
 
-A failing check says *where* and *how* its output differs (the diff's JSON Pointers and messages, the
-wire-schema errors, the refusal or crash). Many checks fail for the same few reasons, so the reports group
-them: every problem a check shows gets a *signature* (kind, dialect pair, the JSON Pointer with array
-indexes as ``*``, the kind of difference; for refusals and crashes the error code and the exception with its
-volatile parts stripped) and the checks sharing a signature form one :class:`Finding`. A check with several
-problems counts in several findings. Keys missing or unexpected under the same object in exactly the same
-checks are one finding ("`max_tokens` sent where `max_completion_tokens` is expected").
+A failing check says *where* and *how* its output differs (its difference records, ``differences``: read
+back from the ``diff`` text for a format-1 file by :mod:`.report_legacy`; the wire-schema errors; the
+refusal or crash). Many checks fail for the same few reasons, so the reports group them: every problem a
+check shows gets a *signature* and the checks sharing one form a :class:`Finding`; a check with several
+problems counts in several findings. A signature names the dialect of the output and the kind of payload,
+not the source dialect (the sources are listed in the title; a round trip's output is its source's, reached
+"via" the target), then what differs:
+
+- a difference: the JSON Pointer with array indexes as ``*``, the kind of difference and the key; a wrong
+  value from a closed set (``"stop"`` for ``"length"``) is its own finding, other wrong values group by
+  place. Tool definitions and tool choice inside requests group with ``tools`` and ``tool_choice``
+  payloads. Inside a JSON Schema (tool parameters, response formats) the keyword at any depth (``**``), in
+  any tool and any kind of payload, is the place: one forgotten nested ``additionalProperties`` is one
+  finding, not one per depth, ``$defs`` name or ``anyOf`` branch. An array aligned as a move
+  (``matchers``) is one ``moved`` difference;
+- a key the wire schema requires or forbids: the same as that key missing or unexpected (one finding with
+  the comparison's, when both see it); other wire errors: the place and the message without its values;
+- a refusal or crash: the error code and the exception with its volatile parts stripped.
+
+Keys missing or unexpected under the same object in exactly the same checks are one finding, and one missing
+with one unexpected of a similar name or value one rename ("`max_tokens` sent where
+`max_completion_tokens` is expected"). Titles name a few keys and places, then how many more.
 
 :func:`find_bugs` is a pure function of the check records: the same results always give the same findings
 in the same order (most checks first, then by signature).
 """
-
 from __future__ import annotations
 
 import ast
