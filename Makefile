@@ -36,8 +36,8 @@ run: $(STAMP_RUN)
 	echo "toolwire: wrote reports/index.html (with its *.details.js), reports/README.md and badges"; exit $$rc
 
 ## The published reports: the reference and every installed peer (pip extra `peers`), then the matrix
-## (reports/index.html with reports/*.details.js, reports/README.md, reports/*.badge.svg). A peer not installed keeps its old
-## results, which the matrix marks stale when the corpus has changed since.
+## (reports/index.html with reports/*.details.js, reports/README.md, reports/*.badge.svg). A peer not
+## installed keeps its old results, which the matrix marks stale when the corpus has changed since.
 reports: $(STAMP_RUN)
 	@if grep -Eq '^peers *= *\[' pyproject.toml; then \
 	  $(BIN)/python -m pip install --quiet -e '.[peers]' || echo "make reports: installing .[peers] failed"; fi
