@@ -553,10 +553,13 @@ def _observations(check: dict[str, Any]) -> list[_Obs]:
         lines = [*example, _clip(output)] if output else example
         obs.append(_Obs(("not-refused", kind, pair, str(expected.get("code")), path), "", lines))
     # differences in the output (the accumulated stream, the events, a round trip's result)
+    differences: list[tuple[str, _Obs]] = []
     for rec in _differences(check):
         found = _diff_obs(kind, pair, source, str(rec.get("section") or ""), rec)
         if found is not None:
             obs.append(found)
+            if not rec.get("section"):
+                differences.append((str(rec.get("pointer") or ""), found))
     # the output's validity for the wire schema (a round trip's is the source's)
     schema = str(check.get("source") if check.get("round_trip") else check.get("target"))
     for error in check.get("wire_errors") or ():
@@ -564,9 +567,15 @@ def _observations(check: dict[str, Any]) -> list[_Obs]:
         if ": " not in text or not text.startswith("/"):
             continue
         pointer, _, what = text.partition(": ")
-        keys = _wire_keys(kind, pair, source, pointer, what, _clip(text))
-        if keys and kind != "stream":  # a stream's wire errors point into events, not the output compared
+        if kind == "stream":  # a stream's wire errors point into events, not into the output compared
+            pass
+        elif keys := _wire_keys(kind, pair, source, pointer, what, _clip(text)):
             obs += keys
+            continue
+        elif (under := _explained(pointer, differences)) is not None:
+            # the expected payload is valid for the wire schema: an invalid output at or above a place where
+            # it differs is that difference seen by the schema (its finding shows the line)
+            under.lines.append(_clip(text))
             continue
         unit, where = _unit(kind, pointer_pattern(pointer))
         where, places = _rule_where(where)
@@ -598,6 +607,15 @@ def _observations(check: dict[str, Any]) -> list[_Obs]:
         first = plain.splitlines()[0] if plain else "failed without a message"
         obs.append(_Obs(("other", kind, pair, _clip(_abstract(first), 100)), _clip(first, 160), example))
     return _from(obs, source)
+
+
+def _explained(pointer: str, differences: list[tuple[str, _Obs]]) -> _Obs | None:
+    """The first difference at or under the wire error's ``pointer`` (``/``: the whole output)."""
+    base = "" if pointer == "/" else pointer
+    for where, ob in differences:
+        if where == base or where.startswith(base + "/"):
+            return ob
+    return None
 
 
 def _from(obs: list[_Obs], source: str) -> list[_Obs]:
@@ -707,7 +725,8 @@ def _keyword(where: str) -> str:
 
 
 def _in_schemas(places: Iterable[str]) -> Title:
-    return (" at any depth of the schemas in ", *_places(places))
+    """Where a schema rule is broken: the schemas' places; at their root or any depth below."""
+    return (" in the schemas at ", *_places(places), " (any depth)")
 
 
 def _value_part(text: str) -> Title:

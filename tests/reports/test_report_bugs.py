@@ -613,3 +613,37 @@ def test_titles_stay_short_with_many_long_keys():
     (*found,) = find_bugs([check_with_diff("t/long", *lines)])
     assert all(len(f.plain_title()) < 300 for f in found)
     assert any("and 26 more" in f.plain_title() for f in found)
+
+
+def test_a_wire_error_where_the_output_differs_is_that_difference():
+    """The expected payload is valid for the wire schema: an output invalid at or above a place where it
+    differs is that difference seen by the schema, not another bug. A wire error elsewhere stays apart."""
+    checks = [
+        check_with_diff(
+            f"m/{i}",
+            '/messages/1/content: expected string "hi", got array [{"type": "text"}]',
+            wire_valid=False,
+            wire_errors=[
+                "/messages/1/content: [{'type': 'text'}] is not valid under any of the given schemas",
+                "/model: 5 is not of type 'string'",
+            ],
+        )
+        for i in range(2)
+    ]
+    found = find_bugs(checks)
+    assert sorted((f.count, f.plain_title()) for f in found) == [
+        (
+            2,
+            "anthropic→openai-chat requests: `/messages/*/content` is an array where a string is expected",
+        ),
+        (
+            2,
+            "anthropic→openai-chat requests: output invalid for the openai-chat wire schema at `/model`: "
+            "number is not of type 'string'",
+        ),
+    ]
+    content = next(f for f in found if "content" in f.plain_title())
+    assert (
+        "/messages/1/content: [{'type': 'text'}] is not valid under any of the given schemas"
+        in content.example
+    )
