@@ -33,11 +33,11 @@ install-dev: $(STAMP_DEV)
 run: $(STAMP_RUN)
 	@$(REPRO) $(BIN)/toolwire run --report reports --reproducible; rc=$$?; \
 	$(BIN)/toolwire report combine reports/*.results.jsonl -o reports --allow-stale >/dev/null || exit $$?; \
-	echo "toolwire: wrote reports/index.html, reports/README.md and badges"; exit $$rc
+	echo "toolwire: wrote reports/index.html (with its *.details.js), reports/README.md and badges"; exit $$rc
 
 ## The published reports: the reference and every installed peer (pip extra `peers`), then the matrix
-## (reports/index.html, reports/README.md, reports/*.badge.svg). A peer not installed keeps its old
-## results, which the matrix marks stale when the corpus has changed since.
+## (reports/index.html with reports/*.details.js, reports/README.md, reports/*.badge.svg). A peer not
+## installed keeps its old results, which the matrix marks stale when the corpus has changed since.
 reports: $(STAMP_RUN)
 	@if grep -Eq '^peers *= *\[' pyproject.toml; then \
 	  $(BIN)/python -m pip install --quiet -e '.[peers]' || echo "make reports: installing .[peers] failed"; fi

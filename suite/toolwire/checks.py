@@ -13,7 +13,7 @@ from .adapters import Adapter, Answer, describe_crash
 from .capabilities import speaks_toolwire_codes
 from .corpus import Check, resolve_profile
 from .lifting import LIFTABLE, lift_request, lower_answer
-from .matchers import compare, format_diff
+from .matchers import compare, format_diff, records
 
 __all__ = [
     "OUTCOMES",
@@ -49,6 +49,8 @@ class CheckResult:
     duration_ms: float = 0.0
     #: ``request`` when the check reached the implementation inside a request (toolwire.lifting)
     unit: str | None = None
+    #: the differences of ``diff`` as records (``matchers.Difference.record``), for the reports to group
+    differences: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _pair_declared(pairs: list[Any], source: str, target: str) -> bool:
@@ -332,6 +334,7 @@ def _judge_payload(
         return CheckResult(
             "failed",
             diff=format_diff(diffs, expected, payload),
+            differences=records(diffs),
             message=msg,
             wire_valid=wire_valid,
             wire_errors=wire_errors,

@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 __all__ = [
+    "KINDS",
     "MATCHERS",
     "Difference",
     "compare",
@@ -22,23 +23,90 @@ __all__ = [
     "is_matcher",
     "lookup",
     "pointer",
+    "records",
 ]
 
 MATCHERS = frozenset(
     {"$any", "$absent", "$optional", "$type", "$json", "$unordered", "$regex", "$id", "$oneOf", "$literal"}
 )
+#: the largest array pair (items × items) aligned when its items differ in place (see ``_array``)
+ALIGN_LIMIT = 1600
 JSON_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")
+
+
+#: what a :class:`Difference` can say (its ``kind``); corpus/INTERPRETING.md and docs/results.md list them
+KINDS = frozenset(
+    {
+        "missing-key",  # ``key`` missing; ``expected`` describes its value
+        "unexpected-key",  # ``key`` present where the expectation does not name it (or says $absent)
+        "missing-item",  # the output's array has no item here; ``expected`` describes it
+        "extra-item",  # an item the expectation does not have; ``got``
+        "moved",  # the item expected at index ``from`` is at this pointer (a reordering)
+        "type",  # ``got_type`` where ``expected_type`` is expected
+        "value",  # ``got`` where ``expected`` is expected (same JSON type)
+        "no-match",  # string ``got`` does not match the regular expression ``expected``
+        "invalid-json",  # a JSON-encoded string expected; ``got`` does not parse
+        "id-prefix",  # id ``got`` does not start with ``expected``
+        "id-link",  # id ``got`` should repeat (or must differ from) an id captured earlier
+        "item-count",  # $unordered: ``expected`` items, ``got`` items
+        "no-alternative",  # $oneOf: none matches; the closest alternative's differences follow
+        "corpus-error",  # the expectation itself is malformed
+    }
+)
 
 
 @dataclass(frozen=True)
 class Difference:
-    """One difference between expected and actual: a JSON Pointer into the output and what is wrong there."""
+    """One difference between expected and actual: a JSON Pointer into the output, what is wrong there as a
+    sentence (``message``) and as fields (``kind``, ``key``, ``expected``, ``got``, ...): see :data:`KINDS`.
+
+    ``expected`` and ``got`` are short display texts (JSON, or a description of a matcher such as "a value
+    of type integer"); ``in_json`` is the pointer inside a JSON-encoded string at ``path`` (``$json``)."""
 
     path: str
     message: str
+    # the fields say what the message says: equality is that of (path, message)
+    kind: str = field(default="value", compare=False)
+    key: str | None = field(default=None, compare=False)
+    expected: str | None = field(default=None, compare=False)
+    got: str | None = field(default=None, compare=False)
+    expected_type: str | None = field(default=None, compare=False)
+    got_type: str | None = field(default=None, compare=False)
+    moved_from: int | None = field(default=None, compare=False)
+    in_json: str | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
         return f"{self.path or '(root)'}: {self.message}"
+
+    def record(self, section: str | None = None) -> dict[str, Any]:
+        """The JSON record of this difference in a results file (``differences``; schemas/results)."""
+        rec: dict[str, Any] = {"pointer": self.path, "kind": self.kind}
+        if section:
+            rec["section"] = section
+        if self.in_json is not None:
+            rec["in_json"] = self.in_json
+        for name in ("key", "expected", "got", "expected_type", "got_type"):
+            value = getattr(self, name)
+            if value is not None:
+                rec[name] = value
+        if self.moved_from is not None:
+            rec["from"] = self.moved_from
+        rec["message"] = self.message
+        return rec
+
+    def inside_json(self, outer: str) -> Difference:
+        """This difference (found in a decoded JSON text) as one at ``outer``, the string holding it."""
+        return replace(
+            self,
+            path=outer,
+            in_json=self.path if self.in_json is None else self.path + self.in_json,
+            message=f"in the JSON text, at {self.path or '(root)'}: {self.message}",
+        )
+
+
+def records(differences: list[Difference], section: str | None = None) -> list[dict[str, Any]]:
+    """The JSON records of ``differences`` (see :meth:`Difference.record`)."""
+    return [d.record(section) for d in differences]
 
 
 def _escape(token: str | int) -> str:
@@ -122,7 +190,7 @@ class _Comparer:
     # -- containers ---------------------------------------------------------------------------------
     def _object(self, expected: dict[str, Any], actual: Any, path: str) -> list[Difference]:
         if not isinstance(actual, dict):
-            return [Difference(path, f"expected an object, got {_json_type(actual)} {_show(actual)}")]
+            return [_type_diff(path, "object", actual)]
         diffs: list[Difference] = []
         for key, exp in expected.items():
             sub = path + "/" + _escape(key)
@@ -130,7 +198,11 @@ class _Comparer:
                 if key in actual:
                     diffs.append(
                         Difference(
-                            sub, f"unexpected key {key!r} (must be absent), value {_show(actual[key])}"
+                            sub,
+                            f"unexpected key {key!r} (must be absent), value {_show(actual[key])}",
+                            "unexpected-key",
+                            key=key,
+                            got=_show(actual[key]),
                         )
                     )
                 continue
@@ -139,7 +211,15 @@ class _Comparer:
                     diffs.extend(self.compare(exp["$optional"], actual[key], sub))
                 continue
             if key not in actual:
-                diffs.append(Difference(sub, f"missing key {key!r}, expected {_describe(exp)}"))
+                diffs.append(
+                    Difference(
+                        sub,
+                        f"missing key {key!r}, expected {_describe(exp)}",
+                        "missing-key",
+                        key=key,
+                        expected=_describe(exp),
+                    )
+                )
                 continue
             diffs.extend(self.compare(exp, actual[key], sub))
         for key in actual:
@@ -147,21 +227,109 @@ class _Comparer:
                 sub = path + "/" + _escape(key)
                 if self.tolerate is not None and self.tolerate(sub, actual[key]):
                     continue
-                diffs.append(Difference(sub, f"unexpected key {key!r}, value {_show(actual[key])}"))
+                diffs.append(
+                    Difference(
+                        sub,
+                        f"unexpected key {key!r}, value {_show(actual[key])}",
+                        "unexpected-key",
+                        key=key,
+                        got=_show(actual[key]),
+                    )
+                )
         return diffs
 
     def _array(self, expected: list[Any], actual: Any, path: str) -> list[Difference]:
+        """Item by item; when that gives several differences, the items aligned instead (a longest common
+        subsequence of equal items, then equal items found elsewhere as moves) if that says it in fewer:
+        one message moved, or one item inserted, is one difference rather than one per later position."""
         if not isinstance(actual, list):
-            return [Difference(path, f"expected an array, got {_json_type(actual)} {_show(actual)}")]
-        diffs: list[Difference] = []
-        for i, exp in enumerate(expected):
-            if i >= len(actual):
-                diffs.append(Difference(f"{path}/{i}", f"missing item, expected {_describe(exp)}"))
-            else:
-                diffs.extend(self.compare(exp, actual[i], f"{path}/{i}"))
-        for i in range(len(expected), len(actual)):
-            diffs.append(Difference(f"{path}/{i}", f"unexpected item {_show(actual[i])}"))
+            return [_type_diff(path, "array", actual)]
+        pairs = [(i, i) for i in range(min(len(expected), len(actual)))]
+        diffs, captures = self._paired(expected, actual, path, pairs, set())
+        if len(diffs) >= 2 and 0 < len(expected) * len(actual) <= ALIGN_LIMIT:
+            alignment = self._alignment(expected, actual)
+            if alignment is not None:
+                aligned, aligned_captures = self._paired(expected, actual, path, *alignment)
+                if len(aligned) < len(diffs):
+                    diffs, captures = aligned, aligned_captures
+        self.captures = captures
         return diffs
+
+    def _paired(
+        self,
+        expected: list[Any],
+        actual: list[Any],
+        path: str,
+        pairs: list[tuple[int, int]],
+        moved: set[int],
+    ) -> tuple[list[Difference], dict[str, str]]:
+        """The differences of ``expected`` and ``actual`` with items paired as in ``pairs`` (expected index,
+        actual index; ``moved``: the expected indexes paired out of order); unpaired items are missing or
+        extra. Compared on a copy of the captures, in the expected order; the captures returned."""
+        saved = self.captures
+        self.captures = dict(saved)
+        try:
+            diffs: list[Difference] = []
+            paired = dict(pairs)
+            for i, exp in enumerate(expected):
+                j = paired.get(i)
+                if j is None:
+                    diffs.append(_missing_item(f"{path}/{i}", _describe(exp)))
+                    continue
+                if i in moved:
+                    diffs.append(
+                        Difference(
+                            f"{path}/{j}",
+                            f"item expected at index {i} is at index {j} (out of order)",
+                            "moved",
+                            moved_from=i,
+                        )
+                    )
+                diffs.extend(self.compare(exp, actual[j], f"{path}/{j}"))
+            used = set(paired.values())
+            diffs.extend(_extra_item(f"{path}/{j}", actual[j]) for j in range(len(actual)) if j not in used)
+            return diffs, self.captures
+        finally:
+            self.captures = saved
+
+    def _alignment(
+        self, expected: list[Any], actual: list[Any]
+    ) -> tuple[list[tuple[int, int]], set[int]] | None:
+        """(pairs, moved) aligning equal items: a longest common subsequence, then the equal items left over
+        paired as moves, then the rest in order; None when no two items are equal."""
+        n, m = len(expected), len(actual)
+        equal = [[not self._fork(expected[i], actual[j], "")[0] for j in range(m)] for i in range(n)]
+        if not any(any(row) for row in equal):
+            return None
+        # longest common subsequence of equal items
+        length = [[0] * (m + 1) for _ in range(n + 1)]
+        for i in range(n - 1, -1, -1):
+            for j in range(m - 1, -1, -1):
+                length[i][j] = (
+                    length[i + 1][j + 1] + 1 if equal[i][j] else max(length[i + 1][j], length[i][j + 1])
+                )
+        pairs: list[tuple[int, int]] = []
+        i = j = 0
+        while i < n and j < m:
+            if equal[i][j] and length[i][j] == length[i + 1][j + 1] + 1:
+                pairs.append((i, j))
+                i, j = i + 1, j + 1
+            elif length[i + 1][j] >= length[i][j + 1]:
+                i += 1
+            else:
+                j += 1
+        left = [i for i in range(n) if i not in {p for p, _ in pairs}]
+        free = [j for j in range(m) if j not in {q for _, q in pairs}]
+        moved: set[int] = set()
+        for i in list(left):
+            j = next((j for j in free if equal[i][j]), None)
+            if j is not None:
+                pairs.append((i, j))
+                moved.add(i)
+                left.remove(i)
+                free.remove(j)
+        pairs += list(zip(left, free, strict=False))
+        return sorted(pairs), moved
 
     # -- matchers -----------------------------------------------------------------------------------
     def _matcher(self, expected: dict[str, Any], actual: Any, path: str) -> list[Difference]:
@@ -169,7 +337,16 @@ class _Comparer:
         if name == "$any":
             return []
         if name == "$absent":
-            return [Difference(path, "value present where the expectation says the key must be absent")]
+            key = path.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+            return [
+                Difference(
+                    path,
+                    "value present where the expectation says the key must be absent",
+                    "unexpected-key",
+                    key=key,
+                    got=_show(actual),
+                )
+            ]
         if name == "$optional":
             return self.compare(arg, actual, path)
         if name == "$literal":
@@ -178,55 +355,64 @@ class _Comparer:
             names = arg if isinstance(arg, list) else [arg]
             if any(_has_type(actual, n) for n in names):
                 return []
-            return [
-                Difference(
-                    path,
-                    f"expected a value of type {' or '.join(map(str, names))}, "
-                    f"got {_json_type(actual)} {_show(actual)}",
-                )
-            ]
+            wanted = " or ".join(map(str, names))
+            return [_type_diff(path, wanted, actual, f"a value of type {wanted}")]
         if name == "$regex":
             if not isinstance(actual, str):
+                return [_type_diff(path, f"a string matching /{arg}/", actual)]
+            if re.search(arg, actual) is None:
                 return [
                     Difference(
-                        path, f"expected a string matching /{arg}/, got {_json_type(actual)} {_show(actual)}"
+                        path,
+                        f"string {_show(actual)} does not match /{arg}/",
+                        "no-match",
+                        expected=f"/{arg}/",
+                        got=_show(actual),
                     )
                 ]
-            if re.search(arg, actual) is None:
-                return [Difference(path, f"string {_show(actual)} does not match /{arg}/")]
             return []
         if name == "$id":
             return self._id(arg, actual, path)
         if name == "$json":
             if not isinstance(actual, str):
-                return [
-                    Difference(
-                        path, f"expected a JSON-encoded string, got {_json_type(actual)} {_show(actual)}"
-                    )
-                ]
+                return [_type_diff(path, "a JSON-encoded string", actual)]
             try:
                 decoded = json.loads(actual)
             except ValueError as exc:
-                return [Difference(path, f"string is not valid JSON ({exc}): {_show(actual)}")]
-            inner = self.compare(arg, decoded, "")
-            return [
-                Difference(path, f"in the JSON text, at {d.path or '(root)'}: {d.message}") for d in inner
-            ]
+                return [
+                    Difference(
+                        path,
+                        f"string is not valid JSON ({exc}): {_show(actual)}",
+                        "invalid-json",
+                        got=_show(actual),
+                    )
+                ]
+            return [d.inside_json(path) for d in self.compare(arg, decoded, "")]
         if name == "$unordered":
             return self._unordered(arg, actual, path)
         if name == "$oneOf":
             return self._one_of(arg, actual, path)
-        return [Difference(path, f"the expectation uses an unknown matcher {name!r} (corpus error)")]
+        return [
+            Difference(
+                path, f"the expectation uses an unknown matcher {name!r} (corpus error)", "corpus-error"
+            )
+        ]
 
     def _id(self, arg: Any, actual: Any, path: str) -> list[Difference]:
         spec = arg if isinstance(arg, dict) else {}
         prefix = spec.get("prefix") or ""
         if not isinstance(actual, str) or not actual:
-            return [
-                Difference(path, f"expected a non-empty id string, got {_json_type(actual)} {_show(actual)}")
-            ]
+            return [_type_diff(path, "a non-empty id string", actual)]
         if not actual.startswith(prefix):
-            return [Difference(path, f"id {_show(actual)} does not start with {prefix!r}")]
+            return [
+                Difference(
+                    path,
+                    f"id {_show(actual)} does not start with {prefix!r}",
+                    "id-prefix",
+                    expected=_show(prefix),
+                    got=_show(actual),
+                )
+            ]
         capture = spec.get("capture")
         if capture:
             seen = self.captures.get(capture)
@@ -238,26 +424,37 @@ class _Comparer:
                             path,
                             f"id {_show(actual)} was already captured as {other!r}: "
                             f"{capture!r} must be a different id",
+                            "id-link",
+                            expected=f"an id other than {other!r}",
+                            got=_show(actual),
                         )
                     ]
                 self.captures[capture] = actual
             elif seen != actual:
                 return [
                     Difference(
-                        path, f"id {_show(actual)} differs from {_show(seen)} captured earlier as {capture!r}"
+                        path,
+                        f"id {_show(actual)} differs from {_show(seen)} captured earlier as {capture!r}",
+                        "id-link",
+                        expected=_show(seen),
+                        got=_show(actual),
                     )
                 ]
         return []
 
     def _unordered(self, expected: Any, actual: Any, path: str) -> list[Difference]:
         if not isinstance(expected, list):
-            return [Difference(path, "$unordered needs a list (corpus error)")]
+            return [Difference(path, "$unordered needs a list (corpus error)", "corpus-error")]
         if not isinstance(actual, list):
-            return [Difference(path, f"expected an array, got {_json_type(actual)} {_show(actual)}")]
+            return [_type_diff(path, "array", actual)]
         if len(expected) != len(actual):
             return [
                 Difference(
-                    path, f"expected {len(expected)} items in any order, got {len(actual)}: {_show(actual)}"
+                    path,
+                    f"expected {len(expected)} items in any order, got {len(actual)}: {_show(actual)}",
+                    "item-count",
+                    expected=str(len(expected)),
+                    got=str(len(actual)),
                 )
             ]
         n = len(expected)
@@ -291,17 +488,28 @@ class _Comparer:
             if free:
                 matched.add(free[0])
             else:
-                diffs.append(Difference(path, f"no item matches expected item {i}: {_describe(expected[i])}"))
+                diffs.append(
+                    Difference(
+                        path,
+                        f"no item matches expected item {i}: {_describe(expected[i])}",
+                        "missing-item",
+                        expected=_describe(expected[i]),
+                    )
+                )
         extra = [actual[j] for j in range(n) if j not in matched]
         if extra:
-            diffs.append(Difference(path, f"unmatched output items: {_show(extra)}"))
+            diffs.append(
+                Difference(path, f"unmatched output items: {_show(extra)}", "extra-item", got=_show(extra))
+            )
         if not diffs:
-            diffs.append(Difference(path, "items match individually but not with consistent id captures"))
+            diffs.append(
+                Difference(path, "items match individually but not with consistent id captures", "id-link")
+            )
         return diffs
 
     def _one_of(self, alternatives: Any, actual: Any, path: str) -> list[Difference]:
         if not isinstance(alternatives, list) or not alternatives:
-            return [Difference(path, "$oneOf needs a non-empty list (corpus error)")]
+            return [Difference(path, "$oneOf needs a non-empty list (corpus error)", "corpus-error")]
         best: list[Difference] | None = None
         for alt in alternatives:
             diffs, captures = self._fork(alt, actual, path)
@@ -311,7 +519,12 @@ class _Comparer:
             if best is None or len(diffs) < len(best):
                 best = diffs
         assert best is not None
-        head = Difference(path, f"matches none of the {len(alternatives)} alternatives; closest differs by:")
+        head = Difference(
+            path,
+            f"matches none of the {len(alternatives)} alternatives; closest differs by:",
+            "no-alternative",
+            expected=str(len(alternatives)),
+        )
         return [head, *best]
 
 
@@ -319,33 +532,44 @@ def _literal(expected: Any, actual: Any, path: str) -> list[Difference]:
     """Plain JSON equality, no matchers at any depth."""
     if isinstance(expected, dict):
         if not isinstance(actual, dict):
-            return [Difference(path, f"expected an object, got {_json_type(actual)} {_show(actual)}")]
+            return [_type_diff(path, "object", actual)]
         diffs: list[Difference] = []
         for key, exp in expected.items():
             sub = path + "/" + _escape(key)
             if key not in actual:
-                diffs.append(Difference(sub, f"missing key {key!r}, expected {_show(exp)}"))
+                diffs.append(
+                    Difference(
+                        sub,
+                        f"missing key {key!r}, expected {_show(exp)}",
+                        "missing-key",
+                        key=key,
+                        expected=_show(exp),
+                    )
+                )
             else:
                 diffs.extend(_literal(exp, actual[key], sub))
         diffs.extend(
-            Difference(path + "/" + _escape(k), f"unexpected key {k!r}, value {_show(v)}")
+            Difference(
+                path + "/" + _escape(k),
+                f"unexpected key {k!r}, value {_show(v)}",
+                "unexpected-key",
+                key=k,
+                got=_show(v),
+            )
             for k, v in actual.items()
             if k not in expected
         )
         return diffs
     if isinstance(expected, list):
         if not isinstance(actual, list):
-            return [Difference(path, f"expected an array, got {_json_type(actual)} {_show(actual)}")]
+            return [_type_diff(path, "array", actual)]
         diffs = []
         for i, exp in enumerate(expected):
             if i >= len(actual):
-                diffs.append(Difference(f"{path}/{i}", f"missing item, expected {_show(exp)}"))
+                diffs.append(_missing_item(f"{path}/{i}", _show(exp)))
             else:
                 diffs.extend(_literal(exp, actual[i], f"{path}/{i}"))
-        diffs.extend(
-            Difference(f"{path}/{i}", f"unexpected item {_show(actual[i])}")
-            for i in range(len(expected), len(actual))
-        )
+        diffs.extend(_extra_item(f"{path}/{i}", actual[i]) for i in range(len(expected), len(actual)))
         return diffs
     return _scalar(expected, actual, path)
 
@@ -364,13 +588,47 @@ def _scalar(expected: Any, actual: Any, path: str) -> list[Difference]:
     if _scalar_equal(expected, actual):
         return []
     if _json_type(expected) == _json_type(actual):
-        return [Difference(path, f"expected {_show(expected)}, got {_show(actual)}")]
+        return [
+            Difference(
+                path,
+                f"expected {_show(expected)}, got {_show(actual)}",
+                "value",
+                expected=_show(expected),
+                got=_show(actual),
+            )
+        ]
     return [
         Difference(
             path,
             f"expected {_json_type(expected)} {_show(expected)}, got {_json_type(actual)} {_show(actual)}",
+            "type",
+            expected=_show(expected),
+            got=_show(actual),
+            expected_type=_json_type(expected),
+            got_type=_json_type(actual),
         )
     ]
+
+
+def _type_diff(path: str, wanted: str, actual: Any, phrase: str | None = None) -> Difference:
+    """``actual`` is not of the type ``wanted`` (a JSON type name, or a matcher's description)."""
+    text = phrase or (f"an {wanted}" if wanted in ("object", "array") else wanted)
+    return Difference(
+        path,
+        f"expected {text}, got {_json_type(actual)} {_show(actual)}",
+        "type",
+        got=_show(actual),
+        expected_type=wanted,
+        got_type=_json_type(actual),
+    )
+
+
+def _missing_item(path: str, expected: str) -> Difference:
+    return Difference(path, f"missing item, expected {expected}", "missing-item", expected=expected)
+
+
+def _extra_item(path: str, actual: Any) -> Difference:
+    return Difference(path, f"unexpected item {_show(actual)}", "extra-item", got=_show(actual))
 
 
 def _describe(expected: Any) -> str:

@@ -1,17 +1,31 @@
-"""Distinct translation bugs ("findings") in a results file: failing checks grouped by root cause.
+"""Distinct translation bugs ("findings") in a results file: failing checks grouped by the rule they break.
 
-A failing check says *where* and *how* its output differs (the diff's JSON Pointers and messages, the
-wire-schema errors, the refusal or crash). Many checks fail for the same few reasons, so the reports group
-them: every problem a check shows gets a *signature* (kind, dialect pair, the JSON Pointer with array
-indexes as ``*``, the kind of difference; for refusals and crashes the error code and the exception with its
-volatile parts stripped) and the checks sharing a signature form one :class:`Finding`. A check with several
-problems counts in several findings. Keys missing or unexpected under the same object in exactly the same
-checks are one finding ("`max_tokens` sent where `max_completion_tokens` is expected").
+A failing check says *where* and *how* its output differs (its difference records, ``differences``: read
+back from the ``diff`` text for a format-1 file by :mod:`.report_legacy`; the wire-schema errors; the
+refusal or crash). Many checks fail for the same few reasons, so the reports group them: every problem a
+check shows gets a *signature* and the checks sharing one form a :class:`Finding`; a check with several
+problems counts in several findings. A signature names the dialect of the output and the kind of payload,
+not the source dialect (the sources are listed in the title; a round trip's output is its source's, reached
+"via" the target), then what differs:
+
+- a difference: the JSON Pointer with array indexes as ``*``, the kind of difference and the key; a wrong
+  value from a closed set (``"stop"`` for ``"length"``) is its own finding, other wrong values group by
+  place. Tool definitions and tool choice inside requests group with ``tools`` and ``tool_choice``
+  payloads. Inside a JSON Schema (tool parameters, response formats) the keyword at any depth (``**``), in
+  any tool and any kind of payload, is the place: one forgotten nested ``additionalProperties`` is one
+  finding, not one per depth, ``$defs`` name or ``anyOf`` branch. An array aligned as a move
+  (``matchers``) is one ``moved`` difference;
+- a key the wire schema requires or forbids: the same as that key missing or unexpected (one finding with
+  the comparison's, when both see it); other wire errors: the place and the message without its values;
+- a refusal or crash: the error code and the exception with its volatile parts stripped.
+
+Keys missing or unexpected under the same object in exactly the same checks are one finding, and one missing
+with one unexpected of a similar name or value one rename ("`max_tokens` sent where
+`max_completion_tokens` is expected"). Titles name a few keys and places, then how many more.
 
 :func:`find_bugs` is a pure function of the check records: the same results always give the same findings
 in the same order (most checks first, then by signature).
 """
-
 from __future__ import annotations
 
 import ast
@@ -23,6 +37,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .report_legacy import legacy_differences
 from .scoring import FAILING, LEVELS
 
 __all__ = ["SHOWN_CHECKS", "SHOWN_FINDINGS", "Code", "Finding", "find_bugs", "pointer_pattern"]
@@ -41,7 +56,10 @@ SHORT = 48
 LINE = 300
 #: at most this many lines in an example, keys named in one title
 EXAMPLE_LINES = 8
-TITLE_KEYS = 6
+TITLE_KEYS = 4
+#: at most this many schema places named in a title, and the longest pointer shown whole in one
+PLACES = 2
+CODE_PART = 72
 #: what the reports show: the first findings (the rest are counted) and, per finding, a few check ids
 SHOWN_FINDINGS = 40
 SHOWN_CHECKS = 5
@@ -52,6 +70,8 @@ KIND_LABELS = {
     "stream": "streams",
     "tools": "tool definitions",
     "tool_choice": "tool_choice",
+    "schema": "JSON Schemas (tools, response formats)",
+    "input": "inputs",
 }
 #: schema keywords whose members are user-chosen names: abstracted like array indexes
 _NAMED_MEMBERS = frozenset({"properties", "patternProperties", "$defs", "definitions"})
@@ -144,9 +164,18 @@ def _abstract(text: str) -> str:
 
 
 def _without_ids(text: str) -> str:
-    """``text`` with ids and long tokens as ``<id>`` (numbers kept): for titles."""
+    """``text`` with ids and long tokens as ``<id>`` (numbers kept): for titles. Different ids in one text
+    stay told apart (``<id>``, ``<id#2>``): "id <id> differs from <id>" would hide what differs."""
+    seen: list[str] = []
+
+    def numbered(match: re.Match[str], repl: str) -> str:
+        if match.group(0) not in seen:
+            seen.append(match.group(0))
+        n = seen.index(match.group(0)) + 1
+        return match.expand(repl if n == 1 else repl.replace("<id>", f"<id#{n}>"))
+
     for pattern, repl in _VOLATILE[:-1]:
-        text = pattern.sub(repl, text)
+        text = pattern.sub(lambda m, r=repl: numbered(m, r), text)
     return text
 
 
@@ -221,7 +250,7 @@ def _wire_message(message: str) -> str:
     """A jsonschema message with the offending value replaced by its type."""
     m = _WIRE_TAIL.match(message)
     if m:
-        return f"{_instance_type(m.group('inst'))} {_clip(m.group('rest'), 120)}"
+        return f"{_instance_type(m.group('inst'))} {_clip(m.group('rest'), 72)}"
     m = re.match(r"^False schema does not allow (.*)$", message, re.S)
     if m:
         return f"{_instance_type(m.group(1))} not allowed here (false schema)"
@@ -239,135 +268,213 @@ def _key(text: str) -> str:
     return str(value)
 
 
-# -- what one difference line says ------------------------------------------------------------------------
+# -- what one difference says ------------------------------------------------------------------------------
 
-_K = r"('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")"
-_T = "|".join(_JSON_TYPES)
-_DIFF_FORMS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(rf"^missing key {_K}, expected (?P<exp>.*)$", re.S), "missing-key"),
-    (re.compile(rf"^unexpected key {_K} \(must be absent\), value (?P<got>.*)$", re.S), "unexpected-key"),
-    (re.compile(rf"^unexpected key {_K}, value (?P<got>.*)$", re.S), "unexpected-key"),
-    (re.compile(r"^value present where the expectation says the key must be absent$"), "unexpected-key"),
-    (re.compile(r"^missing item, expected (?P<exp>.*)$", re.S), "missing-item"),
-    (re.compile(r"^no item matches expected item \d+: (?P<exp>.*)$", re.S), "missing-item"),
-    (re.compile(r"^unexpected item (?P<got>.*)$", re.S), "extra-item"),
-    (re.compile(r"^unmatched output items: (?P<got>.*)$", re.S), "extra-item"),
-    (re.compile(r"^expected (?P<etype>an object|an array), got (?P<gtype>\w+) (?P<got>.*)$", re.S), "type"),
-    (re.compile(r"^expected a value of type (?P<etype>.+?), got (?P<gtype>\w+) (?P<got>.*)$", re.S), "type"),
-    (
-        re.compile(r"^expected (?P<etype>a string matching /.*/), got (?P<gtype>\w+) (?P<got>.*)$", re.S),
-        "type",
-    ),
-    (
-        re.compile(r"^expected (?P<etype>a JSON-encoded string), got (?P<gtype>\w+) (?P<got>.*)$", re.S),
-        "type",
-    ),
-    (
-        re.compile(r"^expected (?P<etype>a non-empty id string), got (?P<gtype>\w+) (?P<got>.*)$", re.S),
-        "type",
-    ),
-    (re.compile(rf"^expected (?P<etype>{_T}) (?P<exp>.*), got (?P<gtype>{_T}) (?P<got>.*)$", re.S), "type"),
-    (re.compile(r"^string is not valid JSON \(.*\): (?P<got>.*)$", re.S), "invalid-json"),
-    (re.compile(r"^string (?P<got>.*) does not match (?P<exp>/.*/)$", re.S), "no-match"),
-    (re.compile(r"^id (?P<got>.*) does not start with (?P<exp>.*)$", re.S), "id-prefix"),
-    (
-        re.compile(r"^id .* (?:was already captured as|differs from .* captured earlier as) .*$", re.S),
-        "id-link",
-    ),
-    (re.compile(r"^items match individually but not with consistent id captures$"), "id-link"),
-    (re.compile(r"^expected \d+ items in any order, got \d+: (?P<got>.*)$", re.S), "item-count"),
-    (re.compile(r"^expected (?P<exp>.*), got (?P<got>.*)$", re.S), "value"),
-]
 _KEY_KINDS = frozenset({"missing-key", "unexpected-key"})
+#: members whose value is a JSON Schema: a difference under one is grouped by the rule it breaks, at any
+#: depth of the schema (``**``), in any tool or response format of the target
+SCHEMA_ROOTS = frozenset(
+    {
+        "parameters",
+        "input_schema",
+        "inputSchema",
+        "parameters_json_schema",
+        "parametersJsonSchema",
+        "schema",
+        "response_schema",
+        "responseSchema",
+        "response_json_schema",
+        "responseJsonSchema",
+        "output_schema",
+    }
+)
 
 
 @dataclass
 class _Obs:
-    """One problem one check shows: its signature, what the title needs, the example lines."""
+    """One problem one check shows: its signature, what the title needs, the example lines; ``sources``
+    the source dialects and ``places`` the schema roots (pointer patterns) it was seen in."""
 
     sig: tuple[str, ...]
     value: str = ""
     lines: list[str] = field(default_factory=list)
     sources: tuple[str, ...] = ()
+    places: tuple[str, ...] = ()
+    #: a difference the wire schema reported (a key it requires or forbids), not the comparison
+    wire: bool = False
 
 
-def _diff_obs(prefix: tuple[str, ...], pointer: str, message: str, line: str) -> _Obs | None:
-    if message.startswith("in the JSON text, at "):
-        inner = re.match(r"^in the JSON text, at (\(root\)|/\S*): (.*)$", message, re.S)
-        if inner:
-            nested = "" if inner.group(1) == "(root)" else inner.group(1)
-            return _diff_obs(prefix, f"{pointer} (JSON){nested}", inner.group(2), line)
-    if re.match(r"^matches none of the \d+ alternatives; closest differs by:$", message):
-        return None  # the closest alternative's differences follow on their own lines
-    for pattern, what in _DIFF_FORMS:
-        m = pattern.match(message)
-        if not m:
-            continue
-        groups = m.groupdict()
-        if what in _KEY_KINDS:
-            key = _key(m.group(1)) if m.groups() and m.group(1) else pointer.rsplit("/", 1)[-1]
-            parent = pointer.rsplit("/", 1)[0] if "/" in pointer else ""
-            value = groups.get("exp") if what == "missing-key" else groups.get("got")
-            sig = (*prefix, _parent_pattern(parent), what, key, "")
-            return _Obs(sig, value or "", [line])
-        detail = ""
+def _tokens(pattern: str) -> list[str]:
+    return pattern.split("/")[1:] if pattern else []
+
+
+def _schema_split(pattern: str, inclusive: bool = False) -> tuple[str, list[str]] | None:
+    """(the schema root's pattern, the tokens under it) when ``pattern`` lies inside a JSON Schema member
+    (:data:`SCHEMA_ROOTS`) of a tool or response format (``inclusive``: or is that member, for the object
+    holding a key); None otherwise."""
+    tokens = _tokens(pattern)
+    for i, token in enumerate(tokens):
+        if token in SCHEMA_ROOTS and (inclusive or i + 1 < len(tokens)):
+            return "".join("/" + t for t in tokens[: i + 1]), tokens[i + 1 :]
+    return None
+
+
+def _schema_member(inner: list[str]) -> str:
+    """The rule-relevant end of a pointer inside a schema: its keyword (and the index or name under it)."""
+    end = [inner[-1]]
+    if len(inner) > 1 and (inner[-1] == "*" or inner[-2] in _NAMED_MEMBERS):
+        end = inner[-2:]
+    return "**/" + "/".join(end)
+
+
+def _display_pointer(rec: dict[str, Any]) -> str:
+    pointer = str(rec.get("pointer") or "")
+    if "in_json" in rec:
+        return f"{pointer} (JSON){rec['in_json']}"
+    return pointer
+
+
+def _pattern(rec: dict[str, Any], parent: bool = False) -> str:
+    """The pointer pattern of a difference (of its parent object for a key), ``(JSON)`` marking the step into
+    a JSON-encoded string."""
+    pointer, inner = str(rec.get("pointer") or ""), rec.get("in_json")
+    if inner is None:
+        return pointer_pattern(pointer.rsplit("/", 1)[0] if parent else pointer)
+    inner = str(inner)
+    inside = pointer_pattern(inner.rsplit("/", 1)[0] if parent else inner)
+    return pointer_pattern(pointer) + " (JSON)" + inside
+
+
+_ENUM_LIKE = re.compile(r'^(?:"[a-z][a-z_.-]{0,39}"|true|false|null)$')
+
+
+def _enum_like(text: str) -> bool:
+    """A value from a closed set (a stop reason, a status, a type), told apart from data (ids, text)."""
+    return _ENUM_LIKE.match(text) is not None
+
+
+def _expected_phrase(expected_type: str) -> str:
+    if expected_type in _JSON_TYPES:
+        return _type_phrase(expected_type)
+    if expected_type.startswith(("a ", "an ")):
+        return expected_type
+    return f"a value of type {expected_type}"
+
+
+def _diff_obs(kind: str, scope: str, source: str, section: str, rec: dict[str, Any]) -> _Obs | None:
+    """The observation of one difference record (``matchers.Difference.record``)."""
+    what = str(rec.get("kind") or "other")
+    if what == "no-alternative":
+        return None  # the closest alternative's differences follow on their own
+    line = _clip(f"{_display_pointer(rec) or '(root)'}: {rec.get('message', '')}")
+    sources = (source,) if source else ()
+    key_name, detail, value = "", "", ""
+    if what in _KEY_KINDS:
+        where = _pattern(rec, parent=True)
+        key_name = str(rec.get("key") or str(rec.get("pointer") or "").rsplit("/", 1)[-1])
+        value = str(rec.get("expected" if what == "missing-key" else "got") or "")
+    else:
+        where = _pattern(rec)
         if what == "type":
-            etype = groups["etype"]
-            if etype in _JSON_TYPES:
-                etype = _type_phrase(etype)
-            elif not etype.startswith(("a ", "an ")):
-                etype = f"a value of type {etype}"
-            detail = f"{etype}|{_type_phrase(groups['gtype'])}"
-            value = ""
+            expected, got = str(rec.get("expected_type")), str(rec.get("got_type"))
+            detail = f"{_expected_phrase(expected)}|{_type_phrase(got)}"
         elif what in ("value", "no-match", "id-prefix"):
-            value = f"{groups.get('exp', '')}\x00{groups.get('got', '')}"
+            value = f"{rec.get('expected', '')}\x00{rec.get('got', '')}"
             if what != "value":
-                detail = groups.get("exp", "")
-        else:
-            value = ""
-        where = _parent_pattern(pointer)
-        if what in ("missing-item", "extra-item") and where.endswith("/*"):
+                detail = str(rec.get("expected", ""))
+            elif _enum_like(str(rec.get("expected", ""))) and _enum_like(str(rec.get("got", ""))):
+                detail = value  # one wrong mapping of a closed set (`"stop"` for `"length"`): one rule
+        elif what == "other":
+            detail = _clip(_abstract(str(rec.get("message", ""))), 80)
+            value = _clip(_without_ids(str(rec.get("message", ""))), 80)
+        if what in ("missing-item", "extra-item", "moved") and where.endswith("/*"):
             where = where[:-2]
-        return _Obs((*prefix, where, what, "", detail), value, [line])
-    sig = (*prefix, _parent_pattern(pointer), "other", "", _clip(_abstract(message), 80))
-    return _Obs(sig, _clip(_without_ids(message), 80), [line])
+    return _classified(kind, scope, section, where, what, key_name, detail, value, [line], sources)
 
 
-def _parent_pattern(pointer: str) -> str:
-    """Pattern of a pointer that may carry a `` (JSON)`` step into a JSON-encoded string."""
-    if " (JSON)" in pointer:
-        outer, inner = pointer.split(" (JSON)", 1)
-        return pointer_pattern(outer) + " (JSON)" + pointer_pattern(inner)
-    return pointer_pattern(pointer)
+def _classified(
+    kind: str,
+    scope: str,
+    section: str,
+    where: str,
+    what: str,
+    key_name: str,
+    detail: str,
+    value: str,
+    lines: list[str],
+    sources: tuple[str, ...],
+) -> _Obs:
+    """The observation of a difference at pattern ``where`` (the object holding the key, for a key): inside
+    a JSON Schema, the rule (the keyword at any depth, from any kind of payload); else where it is."""
+    places: tuple[str, ...] = ()
+    split = _schema_split(where, inclusive=what in _KEY_KINDS) if " (JSON)" not in where else None
+    if split is None:
+        kind, where = _unit(kind, where)
+    else:
+        root, inner = split
+        kind, places = "schema", (root,)
+        if what in _KEY_KINDS:
+            where = "**"
+        else:
+            where = _schema_member(inner)
+            if what == "value":
+                detail = value  # a wrong value is one rule per (expected, got), not per keyword
+    return _Obs(("diff", kind, scope, section, where, what, key_name, detail), value, lines, sources, places)
 
 
-_DIFF_LINE = re.compile(r"^ *(\(root\)|/[^:]*?): (.*)$", re.S)
+_REQUIRED = re.compile(r"^'([^']+)' is a required property$")
+_ADDITIONAL = re.compile(r"^Additional properties are not allowed \((.*) (?:was|were) unexpected\)$", re.S)
 
 
-def _diff_lines(diff: str) -> Iterable[tuple[str, str, str]]:
-    """(section, pointer, message) of each difference in a check's ``diff`` text."""
-    section = ""
-    skipping = False
-    for raw in diff.splitlines():
-        if not raw.strip():
-            section, skipping = "", False
-            continue
-        if raw in ("accumulated:", "events:"):
-            section, skipping = raw[:-1], False
-            continue
-        if raw == "wire:" or raw.startswith(("late fragments: ", "output: ")):
-            skipping = True  # wire errors come from `wire_errors`; the others are read elsewhere
-            continue
-        if skipping or raw.startswith("  output at "):
-            continue
-        m = _DIFF_LINE.match(raw)
-        if m:
-            yield section, ("" if m.group(1) == "(root)" else m.group(1)), m.group(2)
+def _wire_keys(kind: str, scope: str, source: str, pointer: str, message: str, line: str) -> list[_Obs]:
+    """A wire error that says a key is missing or not allowed, as that difference: it joins the finding of
+    the same key missing or unexpected in the comparison (one bug, seen twice)."""
+    parent = pointer_pattern(pointer)
+    if (m := _REQUIRED.match(message)) is not None:
+        keys, what = [m.group(1)], "missing-key"
+    elif (m := _ADDITIONAL.match(message)) is not None:
+        keys, what = re.findall(r"'([^']*)'", m.group(1)), "unexpected-key"
+    else:
+        return []
+    found = [_classified(kind, scope, "", parent, what, k, "", "", [line], (source,)) for k in keys]
+    for ob in found:
+        ob.wire = True
+    return found
 
 
-def _pair(check: dict[str, Any]) -> str:
+#: top-level members of a request that a ``tool_choice`` payload has too (a request fragment)
+_CHOICE_MEMBERS = frozenset({"tool_choice", "parallel_tool_calls", "toolConfig", "tool_config"})
+
+
+def _unit(kind: str, pattern: str) -> tuple[str, str]:
+    """(kind, pattern) as grouped: a request's tool definitions (``/tools/*/…``) and tool choice are grouped
+    with ``tools`` and ``tool_choice`` payloads, where the same translator code writes them."""
+    if kind != "request":
+        return kind, pattern
+    tokens = _tokens(pattern.split(" (JSON)", 1)[0])
+    if len(tokens) > 1 and tokens[0] == "tools":
+        return "tools", pattern[len("/tools") :]
+    if tokens and tokens[0] in _CHOICE_MEMBERS:
+        return "tool_choice", pattern
+    return kind, pattern
+
+
+def _differences(check: dict[str, Any]) -> list[dict[str, Any]]:
+    """The check's difference records: ``differences`` (results format 2), else read from ``diff``."""
+    records = check.get("differences")
+    if isinstance(records, list):
+        return [r for r in records if isinstance(r, dict)]
+    return legacy_differences(str(check.get("diff") or ""))
+
+
+def _scope(check: dict[str, Any]) -> tuple[str, str]:
+    """(scope, source): a finding is about the output of one dialect, whatever the source (the sources
+    are named in its title). A round trip's output is in its source dialect, written by the way back:
+    its source is named ``a→b`` (the way there)."""
     source, target = str(check.get("source", "?")), str(check.get("target", "?"))
-    return f"{source}→{target}→{source}" if check.get("round_trip") else f"{source}→{target}"
+    if check.get("round_trip"):
+        return source, f"{source}→{target}"
+    return target, source
 
 
 def _strip_label(message: str) -> str:
@@ -391,6 +498,18 @@ def _crash_example(message: str) -> list[str]:
     return out
 
 
+_MUTATED = re.compile(r"^mutated its input: .* differs afterwards at (/\S*|\(root\))$")
+
+
+def _rule_where(pattern: str) -> tuple[str, tuple[str, ...]]:
+    """A pointer pattern as grouped: inside a JSON Schema, its keyword at any depth (``**/keyword``) and the
+    schema's place; else itself."""
+    split = _schema_split(pattern)
+    if split is None:
+        return pattern, ()
+    return _schema_member(split[1]), (split[0],)
+
+
 def _error_path(error: dict[str, Any]) -> str:
     path = error.get("path")
     return "(none)" if path is None else pointer_pattern(str(path)) or "(root)"
@@ -399,14 +518,14 @@ def _error_path(error: dict[str, Any]) -> str:
 def _observations(check: dict[str, Any]) -> list[_Obs]:
     """Every problem a failing check shows (at least one)."""
     kind = str(check.get("kind", "?"))
-    pair = _pair(check)
+    pair, source = _scope(check)
     message = str(check.get("message") or "")
     plain = _strip_label(message)
     obs: list[_Obs] = []
     if check.get("outcome") == "errored":
         sig, display = _exception(plain)
         obs.append(_Obs(("crash", kind, pair, sig), display, _crash_example(message)))
-        return obs
+        return _from(obs, source)
     expected = check.get("expected_error") if isinstance(check.get("expected_error"), dict) else None
     actual = check.get("actual_error") if isinstance(check.get("actual_error"), dict) else None
     example = [_clip(plain.splitlines()[0] if plain else "")]
@@ -422,18 +541,25 @@ def _observations(check: dict[str, Any]) -> list[_Obs]:
         else:
             where = (_error_path(expected), _error_path(actual))
             obs.append(_Obs(("error-path", kind, pair, code, *where), "", example))
+    elif (mutated := _MUTATED.match(plain)) is not None:
+        # the first place it differs is where the comparison stopped: inside schemas, any place is one bug
+        where, places = _rule_where(pointer_pattern(mutated.group(1).replace("(root)", "")))
+        where = "**" if places else where
+        obs.append(_Obs(("mutated", "input", pair, where), "", example, (), places))
+        return _from(obs, source)
     elif expected is not None and plain.startswith("translated where a refusal"):
         path = _error_path(expected)
         output = str(check.get("diff") or "")
         lines = [*example, _clip(output)] if output else example
         obs.append(_Obs(("not-refused", kind, pair, str(expected.get("code")), path), "", lines))
     # differences in the output (the accumulated stream, the events, a round trip's result)
-    for section, pointer, text in _diff_lines(str(check.get("diff") or "")):
-        found = _diff_obs(
-            ("diff", kind, pair, section), pointer, text, _clip(f"{pointer or '(root)'}: {text}")
-        )
+    differences: list[tuple[str, _Obs]] = []
+    for rec in _differences(check):
+        found = _diff_obs(kind, pair, source, str(rec.get("section") or ""), rec)
         if found is not None:
             obs.append(found)
+            if not rec.get("section"):
+                differences.append((str(rec.get("pointer") or ""), found))
     # the output's validity for the wire schema (a round trip's is the source's)
     schema = str(check.get("source") if check.get("round_trip") else check.get("target"))
     for error in check.get("wire_errors") or ():
@@ -441,10 +567,20 @@ def _observations(check: dict[str, Any]) -> list[_Obs]:
         if ": " not in text or not text.startswith("/"):
             continue
         pointer, _, what = text.partition(": ")
-        sig = ("wire", kind, schema, pointer_pattern(pointer), _wire_message(what))
-        via = f"{check.get('source', '?')}→{check.get('target', '?')}" if check.get("round_trip") else ""
-        sig = (*sig, "round trip") if via else sig
-        obs.append(_Obs(sig, "", [_clip(text)], (via or str(check.get("source", "?")),)))
+        if kind == "stream":  # a stream's wire errors point into events, not into the output compared
+            pass
+        elif keys := _wire_keys(kind, pair, source, pointer, what, _clip(text)):
+            obs += keys
+            continue
+        elif (under := _explained(pointer, differences)) is not None:
+            # the expected payload is valid for the wire schema: an invalid output at or above a place where
+            # it differs is that difference seen by the schema (its finding shows the line)
+            under.lines.append(_clip(text))
+            continue
+        unit, where = _unit(kind, pointer_pattern(pointer))
+        where, places = _rule_where(where)
+        sig = ("wire", unit, schema, where, _wire_message(what))
+        obs.append(_Obs(sig, "", [_clip(text)], (source,), places))
     # streams: grammar, accumulation, incrementality
     for part in plain.split("; "):
         grammar = re.match(r"^(\S+) stream grammar: (?:event \d+: )?(.*) \[([\w.-]+)\]$", part, re.S)
@@ -470,6 +606,23 @@ def _observations(check: dict[str, Any]) -> list[_Obs]:
     if not obs:
         first = plain.splitlines()[0] if plain else "failed without a message"
         obs.append(_Obs(("other", kind, pair, _clip(_abstract(first), 100)), _clip(first, 160), example))
+    return _from(obs, source)
+
+
+def _explained(pointer: str, differences: list[tuple[str, _Obs]]) -> _Obs | None:
+    """The first difference at or under the wire error's ``pointer`` (``/``: the whole output)."""
+    base = "" if pointer == "/" else pointer
+    for where, ob in differences:
+        if where == base or where.startswith(base + "/"):
+            return ob
+    return None
+
+
+def _from(obs: list[_Obs], source: str) -> list[_Obs]:
+    """``obs`` with the check's source dialect recorded (where they have none: wire errors have theirs)."""
+    for ob in obs:
+        if source and not ob.sources:
+            ob.sources = (source,)
     return obs
 
 
@@ -483,6 +636,9 @@ class _Group:
     values: dict[str, str] = field(default_factory=dict)
     lines: dict[str, list[str]] = field(default_factory=dict)
     sources: set[str] = field(default_factory=set)
+    places: set[str] = field(default_factory=set)
+    #: every observation came from the wire schema
+    wire_only: bool = True
 
     def add(self, check_id: str, check: dict[str, Any], ob: _Obs) -> None:
         if check_id not in self.checks:
@@ -491,16 +647,53 @@ class _Group:
             self.lines[check_id] = []
         self.lines[check_id] += [line for line in ob.lines if line not in self.lines[check_id]]
         self.sources.update(ob.sources)
+        self.places.update(ob.places)
+        self.wire_only = self.wire_only and ob.wire
 
     def uniform(self) -> str | None:
-        values = set(self.values.values())
+        """The value every check shows (a check seen through a wire error only shows none)."""
+        values = set(self.values.values()) - {""} or {""}
         return next(iter(values)) if len(values) == 1 else None
 
 
-def _prefix(kind: str, pair: str, section: str = "") -> str:
+def _kinds(groups: Iterable[_Group]) -> set[str]:
+    return {str(c.get("kind")) for group in groups for c in group.checks.values()}
+
+
+def _shift(kind: str, groups: Iterable[_Group]) -> str:
+    """What goes before a ``tools`` pattern seen only inside requests (``/tools``), so it reads as theirs."""
+    return "/tools" if kind == "tools" and _kinds(groups) == {"request"} else ""
+
+
+def _union(groups: Iterable[_Group], name: str) -> set[str]:
+    out: set[str] = set()
+    for group in groups:
+        out |= getattr(group, name)
+    return out
+
+
+def _prefix(
+    kind: str, scope: str, section: str = "", sources: Iterable[str] = (), kinds: Iterable[str] = ()
+) -> str:
+    """``<sources>→<output dialect> <what>: `` (a round trip's source is its way there, ``a→b``); ``kinds``:
+    those of the checks (tool definitions seen inside requests too say so)."""
     label = KIND_LABELS.get(kind, f"{kind} payloads")
-    if pair.count("→") == 2:
+    if kind in ("tools", "tool_choice") and set(kinds) == {"request"}:
+        label = KIND_LABELS["request"]
+    elif kind in ("tools", "tool_choice") and "request" in set(kinds):
+        label += " (also inside requests)"
+    direct = sorted(s for s in sources if "→" not in s)
+    trips = sorted(s for s in sources if "→" in s)
+    ways = ", ".join(t.split("→", 1)[1] for t in trips)
+    if direct:
+        pair = f"{', '.join(direct)}→{scope}"
+        if trips:
+            label += f" (also round trips via {ways})"
+    elif trips:
+        pair = f"{scope}→{ways}→{scope}"
         label += " (round trip)"
+    else:
+        pair = f"?→{scope}"
     if section == "accumulated":
         label += " (accumulated output)"
     elif section == "events":
@@ -510,6 +703,30 @@ def _prefix(kind: str, pair: str, section: str = "") -> str:
 
 def _where(parent: str, at: str = "in") -> Title:
     return (" at the top level",) if not parent else (f" {at} ", Code(parent))
+
+
+def _places(places: Iterable[str]) -> Title:
+    """Where the JSON Schemas are (``/tools/*/function/parameters``): a few, then how many more."""
+    ordered = sorted(places, key=lambda p: (len(p), p))
+    shown = ordered[:PLACES]
+    parts: list[str] = []
+    for i, place in enumerate(shown):
+        if i:
+            parts.append(" and " if i == len(shown) - 1 and len(ordered) == len(shown) else ", ")
+        parts.append(Code(place or "(root)"))
+    if len(ordered) > len(shown):
+        parts.append(f" and {len(ordered) - len(shown)} more")
+    return tuple(parts)
+
+
+def _keyword(where: str) -> str:
+    """``**/items/*`` → ``items/*``: a pattern inside schemas, as shown next to "at any depth"."""
+    return where[3:] if where.startswith("**/") else where
+
+
+def _in_schemas(places: Iterable[str]) -> Title:
+    """Where a schema rule is broken: the schemas' places; at their root or any depth below."""
+    return (" in the schemas at ", *_places(places), " (any depth)")
 
 
 def _value_part(text: str) -> Title:
@@ -525,10 +742,18 @@ def _keys(keys: list[str]) -> Title:
     for i, key in enumerate(shown):
         if i:
             parts.append(" and " if i == len(shown) - 1 and len(keys) == len(shown) else ", ")
-        parts.append(Code(key))
+        parts.append(Code(_shorten(key)))
     if len(keys) > len(shown):
         parts.append(f" and {len(keys) - len(shown)} more")
     return tuple(parts)
+
+
+def _shorten(text: str, limit: int = CODE_PART) -> str:
+    """A long pointer with its middle left out."""
+    if len(text) <= limit:
+        return text
+    head = limit // 3
+    return text[:head] + "…" + text[-(limit - head - 1) :]
 
 
 def _short(value: str | None) -> bool:
@@ -542,45 +767,59 @@ def _member(group: _Group) -> str:
 
 
 def _key_title(prefix: str, what: str, groups: list[_Group], renamed: list[_Group] | None = None) -> Title:
-    parents = {g.sig[4] for g in groups} | {g.sig[4] for g in renamed or ()}
+    everyone = [*groups, *(renamed or ())]
+    shift = _shift(groups[0].sig[1], everyone)
+    parents = {g.sig[4] for g in everyone}
     parent = next(iter(parents)) if len(parents) == 1 else None
-    names = [g.sig[6] if parent is not None else _member(g) for g in groups]
+    names = [g.sig[6] if parent is not None else shift + _member(g) for g in groups]
+    if parent is not None and parent != "**":
+        parent = shift + parent
     values = [g.uniform() for g in groups]
     same = values[0] if len(set(values)) == 1 and _short(values[0]) else None
+    in_schemas = parent == "**"
     if renamed is not None:
         sent = [g.sig[6] for g in renamed]
         verb = " is expected" if len(names) == 1 else " are expected"
-        where = () if not parent else (" in ", Code(parent))
+        if in_schemas:
+            where: Title = _in_schemas(_union(everyone, "places"))
+        else:
+            where = () if not parent else (" in ", Code(parent))
         return (prefix, *_keys(sent), " sent where ", *_keys(names), verb, *where)
     many = len(names) > 1
+    wire = all(g.wire_only for g in groups)
     if what == "missing-key":
         title: Title = (prefix, *_keys(names), " missing")
-        if parent is not None:
+        if in_schemas:
+            title += _in_schemas(_union(groups, "places"))
+        elif parent is not None:
             title += _where(parent, "from")
         if same is not None:
             title += (" (all expected " if many else " (expected ", *_value_part(same), ")")
-        return title
+        return title + ((f" (the {groups[0].sig[2]} wire schema requires it)",) if wire else ())
     title = (prefix, "unexpected ", *_keys(names))
-    if parent is not None:
+    if in_schemas:
+        title += _in_schemas(_union(groups, "places"))
+    elif parent is not None:
         title += _where(parent)
     if same is not None:
         title += (" (all " if many else " (value ", *_value_part(same), ")")
-    return title
+    return title + ((f" (the {groups[0].sig[2]} wire schema does not allow it)",) if wire else ())
 
 
 def _diff_title(group: _Group) -> Title:
-    _, kind, pair, section, where, what, _key_name, detail = group.sig
-    prefix = _prefix(kind, pair, section)
-    ptr = Code(where or "(root)")
+    _, kind, scope, section, where, what, _key_name, detail = group.sig
+    prefix = _prefix(kind, scope, section, group.sources, _kinds([group]))
+    ptr = Code(_shorten(_keyword(where) if kind == "schema" else _shift(kind, [group]) + where or "(root)"))
+    tail: Title = _in_schemas(group.places) if kind == "schema" else ()
     uniform = group.uniform()
     if what == "type":
         expected, got = detail.split("|", 1)
-        return (prefix, ptr, f" is {got} where {expected} is expected")
+        return (prefix, ptr, f" is {got} where {expected} is expected", *tail)
     if what == "value":
         if uniform is not None:
             exp, got = uniform.split("\x00", 1)
             if _short(exp) and _short(got):
-                return (prefix, ptr, " is ", Code(got), " where ", Code(exp), " is expected")
+                return (prefix, ptr, " is ", Code(got), " where ", Code(exp), " is expected", *tail)
         sample = group.values[next(iter(group.checks))]
         exp, got = sample.split("\x00", 1)
         if _short(exp) and _short(got):
@@ -592,23 +831,26 @@ def _diff_title(group: _Group) -> Title:
                 " where ",
                 Code(exp),
                 " is expected)",
+                *tail,
             )
-        return (prefix, ptr, " has the wrong value")
+        return (prefix, ptr, " has the wrong value", *tail)
     if what == "missing-item":
-        return (prefix, "items missing from ", ptr)
+        return (prefix, "items missing from ", ptr, *tail)
     if what == "extra-item":
-        return (prefix, "unexpected extra items in ", ptr)
+        return (prefix, "unexpected extra items in ", ptr, *tail)
+    if what == "moved":
+        return (prefix, "items of ", ptr, " out of order (an item moved)", *tail)
     if what == "invalid-json":
-        return (prefix, ptr, " is not valid JSON")
+        return (prefix, ptr, " is not valid JSON", *tail)
     if what == "no-match":
-        return (prefix, ptr, " does not match ", Code(detail))
+        return (prefix, ptr, " does not match ", Code(detail), *tail)
     if what == "id-prefix":
-        return (prefix, ptr, " is an id not starting with ", Code(_key(detail)))
+        return (prefix, ptr, " is an id not starting with ", Code(_key(detail)), *tail)
     if what == "id-link":
-        return (prefix, ptr, " does not keep the id it must repeat")
+        return (prefix, ptr, " does not keep the id it must repeat", *tail)
     if what == "item-count":
-        return (prefix, ptr, " has the wrong number of items")
-    return (prefix, ptr, f": {group.values[next(iter(group.checks))]}")
+        return (prefix, ptr, " has the wrong number of items", *tail)
+    return (prefix, ptr, f": {group.values[next(iter(group.checks))]}", *tail)
 
 
 def _title(group: _Group) -> Title:
@@ -619,15 +861,17 @@ def _title(group: _Group) -> Title:
         return _diff_title(group)
     if category == "wire":
         schema, pointer, message = sig[2], sig[3], sig[4]
-        sources = ", ".join(sorted(group.sources))
         label = "stream" if kind == "stream" else "wire"
+        where = _where(_shift(kind, [group]) + pointer, "at")
+        if group.places:
+            where = (" at ", Code(_keyword(pointer)), *_in_schemas(group.places))
         return (
-            _prefix(kind, f"{sources}→{schema}"),
+            _prefix(kind, schema, sources=group.sources, kinds=_kinds([group])),
             f"output invalid for the {schema} {label} schema",
-            *_where(pointer, "at"),
+            *where,
             f": {message}",
         )
-    prefix = _prefix(kind, sig[2])
+    prefix = _prefix(kind, sig[2], sources=group.sources)
     if category == "crash":
         return (prefix, "crashes with ", Code(first))
     if category == "refused":
@@ -661,6 +905,11 @@ def _title(group: _Group) -> Title:
         return (prefix, f"output breaks the stream grammar: {first} (", Code(sig[3]), ")")
     if category == "accumulate":
         return (prefix, "the output stream does not accumulate (", Code(sig[3]), f"): {first}")
+    if category == "mutated":
+        if group.places:
+            changes = "changes the JSON Schemas it is handed (the caller's data) in "
+            return (prefix, changes, *_places(group.places))
+        return (prefix, "changes the payload it is handed (the caller's data)", *_where(sig[3], "at"))
     if category == "late":
         fragment = _FRAGMENTS.get(sig[3], sig[3])
         return (prefix, f"not incremental: {fragment} held back (emitted more than one input event late)")
@@ -694,12 +943,16 @@ def _renames(
     extra = sorted(extra, key=lambda g: g.sig)
     pairs: list[tuple[_Group, _Group]] = []
     for want in list(missing):
-        got = next((u for u in extra if _norm(u.sig[6]) == _norm(want.sig[6])), None)
+        # the same name but for case and punctuation; the very same name missing from one item and
+        # unexpected in another is no rename (items out of place): it stays two findings
+        got = next(
+            (u for u in extra if _norm(u.sig[6]) == _norm(want.sig[6]) and u.sig[6] != want.sig[6]), None
+        )
         if got is not None:
             pairs.append((want, got))
             missing.remove(want)
             extra.remove(got)
-    if len(missing) == 1 and len(extra) == 1:
+    if len(missing) == 1 and len(extra) == 1 and missing[0].sig[6] != extra[0].sig[6]:
         want, got = missing[0], extra[0]
         same_value = all(want.values[i] == got.values.get(i) for i in want.checks)
         ratio = difflib.SequenceMatcher(None, _norm(want.sig[6]), _norm(got.sig[6])).ratio()
@@ -736,7 +989,8 @@ def find_bugs(checks: Iterable[dict[str, Any]]) -> list[Finding]:
             wanted, sent = [m for m, _ in pairs], [u for _, u in pairs]
             names = ",".join(f"{u.sig[6]}>{m.sig[6]}" for m, u in pairs)
             sig = ("diff", kind, pair, section, parent, "renamed", names)
-            title = _key_title(_prefix(kind, pair, section), "renamed", wanted, renamed=sent)
+            prefix = _prefix(kind, pair, section, _union(sent + wanted, "sources"), _kinds(sent))
+            title = _key_title(prefix, "renamed", wanted, renamed=sent)
             findings.append(_finding(sig, title, sent + wanted, True))
         for group in missing + extra:
             together.setdefault((kind, pair, section, group.sig[5], ids), []).append(group)
@@ -745,6 +999,7 @@ def find_bugs(checks: Iterable[dict[str, Any]]) -> list[Finding]:
         parents = {g.sig[4] for g in members}
         parent = next(iter(parents)) if len(parents) == 1 else "*"
         sig = ("diff", kind, pair, section, parent, what, ",".join(_member(g) for g in members))
-        findings.append(_finding(sig, _key_title(_prefix(kind, pair, section), what, members), members, True))
+        prefix = _prefix(kind, pair, section, _union(members, "sources"), _kinds(members))
+        findings.append(_finding(sig, _key_title(prefix, what, members), members, True))
     findings.sort(key=lambda f: (-f.count, f.signature))
     return findings

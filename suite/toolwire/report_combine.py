@@ -1,6 +1,7 @@
 """``toolwire report combine RESULTS... [-o DIR]``: the matrix of several implementations.
 
-Writes ``DIR/index.html`` (one self-contained page), ``DIR/README.md`` (the same matrix as a Markdown
+Writes ``DIR/index.html`` (a page that works offline, with ``DIR/<name>.details.js`` holding each
+implementation's failing checks, loaded on demand), ``DIR/README.md`` (the same matrix as a Markdown
 table) and ``DIR/<name>.badge.svg`` per implementation (its ``must`` score). Refuses (exit 2) results from
 different corpus versions or hashes, unless ``--allow-stale``: then the results whose corpus is not the
 current one (``--corpus``, default the bundled corpus) are shown marked "stale: run `make reports`".
@@ -14,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .badges import badge_svg
-from .report_html import render_html
+from .report_html import details_file, render_details, render_html
 from .report_matrix import CombineError, CorpusId, Matrix, build, render_markdown
 from .results import Results, ResultsError, read_results
 from .scoring import percent, read_features
@@ -44,9 +45,15 @@ def combine(
 
 
 def write_outputs(matrix: Matrix, output: Path) -> list[Path]:
-    """index.html, README.md and one badge per implementation, in ``output``."""
+    """index.html (with one ``<name>.details.js`` per implementation that fails checks), README.md and one
+    badge per implementation, in ``output``."""
     output.mkdir(parents=True, exist_ok=True)
     files = {"index.html": render_html(matrix), "README.md": render_markdown(matrix)}
+    for impl in matrix.implementations:
+        if impl.failing:
+            files[details_file(impl)] = render_details(matrix, impl)
+        else:  # one left from a run that failed checks would be served to nobody, and mislead a reader
+            (output / details_file(impl)).unlink(missing_ok=True)
     for impl in matrix.implementations:
         passed, applicable = impl.level("must")
         # how much of the corpus applied stands next to the score: 100% of 12 checks is no 100%
@@ -66,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="toolwire report combine",
         description="Combine results files into a matrix of implementations x features: index.html "
-        "(self-contained), README.md and an SVG badge per implementation.",
+        "(offline, with <name>.details.js beside it), README.md and an SVG badge per implementation.",
     )
     parser.add_argument("results", nargs="+", help="results.jsonl files (one per implementation)")
     parser.add_argument("-o", "--output", default=".", metavar="DIR", help="output directory (default: .)")

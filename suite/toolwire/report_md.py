@@ -535,8 +535,9 @@ def _bugs(findings: list[Finding], failing: int, anchors: dict[str, str]) -> lis
     shown = findings[:SHOWN_FINDINGS]
     lines.append(
         f"{len(findings)} distinct problem{'s' if len(findings) != 1 else ''} in the {failing} failing "
-        f"check{'s' if failing != 1 else ''}, grouped by what goes wrong and where (JSON Pointers with array "
-        "indexes as `*`); a check with several problems counts in each. The most checks first; every "
+        f"check{'s' if failing != 1 else ''}, grouped by the rule broken in one dialect's output, whatever "
+        "the source (JSON Pointers with array indexes as `*`; in JSON Schemas, the same keyword at any depth "
+        "is one problem); a check with several problems counts in each. The most checks first; every "
         "check is in [Failing checks](#failing-checks) with its whole diff."
     )
     for number, finding in enumerate(shown, 1):

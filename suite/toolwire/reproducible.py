@@ -94,16 +94,24 @@ def scrub(text: str, clock: tuple[float, float] | None = None) -> str:
     text = _HEX.sub("<hex>", text)
     if clock is not None:
         low, high = clock[0] - _DAY, clock[1] + _DAY
+        # distinct clock readings (as written) in one text stay distinct (`<time>`, `<time#2>`, …): "id
+        # <time> differs from <time>" would hide what differs
+        readings: list[str] = []
 
         def replace(match: re.Match[str]) -> str:
             value = int(match.group(1)) / (1000 if len(match.group(1)) == 13 else 1)
-            return "<time>" if low <= value <= high else match.group(0)
+            if not low <= value <= high:
+                return match.group(0)
+            if match.group(0) not in readings:
+                readings.append(match.group(0))
+            n = readings.index(match.group(0)) + 1
+            return "<time>" if n == 1 else f"<time#{n}>"
 
         text = _CLOCK.sub(replace, text)
     return _settle_truncations(text)
 
 
-_PLACEHOLDER = re.compile(r"<(?:uuid|hex|time|prefix|python)>|0x<addr>")
+_PLACEHOLDER = re.compile(r"<(?:uuid|hex|time(?:#\d+)?|prefix|python)>|0x<addr>")
 
 
 def _settle_truncations(text: str) -> str:
@@ -193,7 +201,7 @@ def pin(path: str | os.PathLike[str], argv: list[str]) -> None:
     checks = []
     for rec in results.checks:
         rec = {k: (0 if k == "duration_ms" else v) for k, v in rec.items()}
-        for key in ("message", "diff", "wire_errors", "actual_error"):
+        for key in ("message", "diff", "differences", "wire_errors", "actual_error"):
             if key in rec:
                 rec[key] = _scrub_value(rec[key], clock)
         checks.append(rec)

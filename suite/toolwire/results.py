@@ -18,6 +18,7 @@ from .corpus import Check, Corpus
 
 __all__ = [
     "FORMAT",
+    "READABLE_FORMATS",
     "LEVELS",
     "Results",
     "ResultsError",
@@ -32,7 +33,10 @@ __all__ = [
     "write_results",
 ]
 
-FORMAT = 1
+#: 2: check records carry ``differences`` (structured records of the diff); 1 had the diff text only
+FORMAT = 2
+#: formats this version reads (the reports read a format-1 diff through ``report_legacy``)
+READABLE_FORMATS = (1, 2)
 LEVELS = ("must", "should", "may")
 
 
@@ -101,6 +105,8 @@ def check_record(check: Check, result: CheckResult) -> dict[str, Any]:
         rec["message"] = result.message
     if result.diff:
         rec["diff"] = result.diff
+    if result.differences:
+        rec["differences"] = list(result.differences)
     if "error" in check.expectation:
         rec["expected_error"] = check.expected_error
     if result.actual_error is not None:
@@ -229,6 +235,12 @@ def read_results(path: Path | str) -> Results:
         if kind == "header":
             if head is not None or checks:
                 raise ResultsError(f"{path}:{n}: the header must be the first line, once")
+            version = rec.get("format")
+            if isinstance(version, int) and version not in READABLE_FORMATS:
+                raise ResultsError(
+                    f"{path}:{n}: results format {version}; this toolwire reads formats "
+                    f"{', '.join(map(str, READABLE_FORMATS))} (upgrade toolwire)"
+                )
             head = rec
         elif kind == "check":
             if head is None:

@@ -185,21 +185,26 @@ def test_keys_in_the_same_checks_are_one_finding_others_apart():
     ]
 
 
-def test_pairs_kinds_and_round_trips_are_kept_apart():
+def test_sources_grouped_outputs_and_kinds_kept_apart():
+    """A finding is about one dialect's output: the same rule broken from several sources is one finding
+    naming them; another output dialect or kind is another finding; a round trip's output is its source's,
+    so it joins the findings of that dialect's output."""
     line = '/messages/0/content: expected an array, got string "hi"'
     checks = [
         check_with_diff("p/a", line),
         check_with_diff("p/b", line, source="gemini"),
         check_with_diff("p/c", line, kind="response"),
         check_with_diff("p/d", line, round_trip=True),
+        check_with_diff("p/e", line, source="openai-chat", target="anthropic", round_trip=True),
+        check_with_diff("p/f", line, source="openai-chat", target="gemini", round_trip=True),
     ]
     found = find_bugs(checks)
     assert sorted(titles(found)) == [
-        "anthropic→openai-chat requests: `/messages/*/content` is a string where an array is expected",
+        "anthropic, gemini→openai-chat requests (also round trips via anthropic, gemini): "
+        "`/messages/*/content` is a string where an array is expected",
         "anthropic→openai-chat responses: `/messages/*/content` is a string where an array is expected",
         "anthropic→openai-chat→anthropic requests (round trip): `/messages/*/content` is a string where an "
         "array is expected",
-        "gemini→openai-chat requests: `/messages/*/content` is a string where an array is expected",
     ]
 
 
@@ -573,8 +578,8 @@ def test_wire_messages_keep_property_names_and_cut_values():
     assert [(f.count, f.plain_title()) for f in found] == [
         (
             2,
-            "anthropic→openai-chat responses: output invalid for the openai-chat wire schema at the top "
-            "level: 'id' is a required property",
+            "anthropic→openai-chat responses: `id` missing at the top level (the openai-chat wire schema "
+            "requires it)",
         ),
         (
             2,
@@ -582,3 +587,63 @@ def test_wire_messages_keep_property_names_and_cut_values():
             "`/choices/*/message/content`: array is invalid",
         ),
     ]
+
+
+def test_different_ids_in_a_title_stay_told_apart():
+    grammar = (
+        "openai-chat stream grammar: event 1: chunk id 'chatcmpl-1723689235636094565' differs from the "
+        "first chunk's 'chatcmpl-2858116572799847872' [openai-chat.chunk-id]"
+    )
+    (finding,) = find_bugs([check("streams/i", kind="stream", message=grammar)])
+    assert (
+        "chunk id 'chatcmpl-<id>' differs from the first chunk's 'chatcmpl-<id#2>'" in finding.plain_title()
+    )
+
+
+def test_titles_stay_short_with_many_long_keys():
+    lines = [
+        f"/tools/0/function/parameters/properties/p{i}/properties/q/properties/r/x{i}: "
+        f"unexpected key 'x{i}', value 1"
+        for i in range(30)
+    ]
+    lines += [
+        f"/deeply/nested/object/number/{i}/with/a/long/name/k{i}: missing key 'k{i}', expected 1"
+        for i in range(30)
+    ]
+    (*found,) = find_bugs([check_with_diff("t/long", *lines)])
+    assert all(len(f.plain_title()) < 300 for f in found)
+    assert any("and 26 more" in f.plain_title() for f in found)
+
+
+def test_a_wire_error_where_the_output_differs_is_that_difference():
+    """The expected payload is valid for the wire schema: an output invalid at or above a place where it
+    differs is that difference seen by the schema, not another bug. A wire error elsewhere stays apart."""
+    checks = [
+        check_with_diff(
+            f"m/{i}",
+            '/messages/1/content: expected string "hi", got array [{"type": "text"}]',
+            wire_valid=False,
+            wire_errors=[
+                "/messages/1/content: [{'type': 'text'}] is not valid under any of the given schemas",
+                "/model: 5 is not of type 'string'",
+            ],
+        )
+        for i in range(2)
+    ]
+    found = find_bugs(checks)
+    assert sorted((f.count, f.plain_title()) for f in found) == [
+        (
+            2,
+            "anthropic→openai-chat requests: `/messages/*/content` is an array where a string is expected",
+        ),
+        (
+            2,
+            "anthropic→openai-chat requests: output invalid for the openai-chat wire schema at `/model`: "
+            "number is not of type 'string'",
+        ),
+    ]
+    content = next(f for f in found if "content" in f.plain_title())
+    assert (
+        "/messages/1/content: [{'type': 'text'}] is not valid under any of the given schemas"
+        in content.example
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
@@ -11,6 +12,7 @@ import pytest
 from reports_support import HASH, check, header, peer_checks, reference_checks, write, write_corpus
 from toolwire.cli import main as cli
 from toolwire.report_combine import combine, write_outputs
+from toolwire.report_html import _slug
 from toolwire.report_matrix import STALE_TEXT, CombineError, CorpusId, build
 from toolwire.results import read_results
 
@@ -84,8 +86,8 @@ def test_results_all_from_an_older_corpus_are_all_stale(tmp_path: Path, results:
     readme = write_outputs(matrix, tmp_path / "out")[1].read_text(encoding="utf-8")
     assert "2 implementations against corpus 0.3.0" in readme  # what they are from
     assert (
-        "**shallow: stale: run `make reports`**: its results are from corpus 0.3.0, the current corpus is 0.4.0"
-        in readme
+        "**shallow: stale: run `make reports`**: its results are from corpus 0.3.0, the current corpus is "
+        "0.4.0" in readme
     )
 
 
@@ -111,6 +113,7 @@ def test_combine_command(tmp_path: Path, results: list[Path], corpus: Path, caps
         "index.html",
         "reference.badge.svg",
         "shallow.badge.svg",
+        "shallow.details.js",
     ]
     # the hand-built files do not carry this directory's real hash: against it, both are stale
     assert "reference: stale" in out and "run `make reports`" in out
@@ -179,11 +182,24 @@ class _Page(HTMLParser):
             self.details_text[self.open_details] += data
 
 
+def _details(out: Path) -> dict[str, str]:
+    """The HTML each ``<name>.details.js`` hands the page, by file name."""
+    found = {}
+    for path in sorted(out.glob("*.details.js")):
+        m = re.search(r'^toolwireDetails\(("[^"]*"), (".*")\);$', path.read_text(encoding="utf-8"), re.M)
+        assert m, path
+        found[path.name] = json.loads(m.group(2))
+    return found
+
+
 def _page(tmp_path: Path, results: list[Path]) -> tuple[str, _Page]:
+    """The page and, as if loaded, every implementation's details."""
     write_outputs(_matrix(results), tmp_path / "out")
     text = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
     page = _Page()
     page.feed(text)
+    for html in _details(tmp_path / "out").values():
+        page.feed(html)
     page.close()
     return text, page
 
@@ -246,7 +262,13 @@ def test_outputs_are_deterministic(tmp_path: Path, results: list[Path]):
     first = {p.name: p.read_bytes() for p in write_outputs(_matrix(results), tmp_path / "a")}
     second = {p.name: p.read_bytes() for p in write_outputs(_matrix(results), tmp_path / "b")}
     assert first == second
-    assert sorted(first) == ["README.md", "index.html", "reference.badge.svg", "shallow.badge.svg"]
+    assert sorted(first) == [
+        "README.md",
+        "index.html",
+        "reference.badge.svg",
+        "shallow.badge.svg",
+        "shallow.details.js",
+    ]
 
 
 def test_combine_reads_its_inputs(tmp_path: Path, results: list[Path], corpus: Path):
@@ -294,6 +316,36 @@ def test_long_diffs_are_truncated_on_the_page(tmp_path: Path, corpus: Path):
     checks = [check("tools/basic", "gemini", "failed", features=["tools.wrapper"], diff=long)]
     path = write(tmp_path / "big.results.jsonl", header("big", corpus), checks)
     write_outputs(_matrix([path]), tmp_path / "out")
-    html = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    html = _details(tmp_path / "out")["big.details.js"]
     assert "/999: expected 1" not in html and "/10: expected 1" in html
     assert f"of {len(long)} characters" in html
+
+
+def test_html_page_holds_no_failing_check_and_links_its_sections(tmp_path: Path, results: list[Path]):
+    (results[0].parent / "shallow.md").write_text("# report\n", encoding="utf-8")
+    features = {
+        "tools.wrapper": {"title": "The `strict` flag <kept>", "area": "tools"},
+        "tools.multiple": {"title": "Several tools", "area": "tools"},
+    }
+    out = tmp_path / "out"
+    write_outputs(_matrix(results, features=features, output_dir=out), out)
+    text = (out / "index.html").read_text(encoding="utf-8")
+    # the failing checks are in the details file, loaded on demand; the page says where to find them
+    assert "<details" not in text and 'data-src="shallow.details.js"' in text
+    assert "tools/basic[canonical&gt;anthropic]" in _details(out)["shallow.details.js"]
+    # a feature title's code is code, the rest escaped
+    assert "The <code>strict</code> flag &lt;kept&gt;" in text and "`strict`" not in text
+    # a column names its section of this page, and its Markdown report as a file
+    page = _Page()
+    page.feed(text)
+    links = [a.get("href") for tag, a in page.elements if tag == "a"]
+    assert "#impl-" + _slug("shallow") in links and "../in/shallow.md" in links
+    assert page.ids["impl-" + _slug("shallow")] == "section"
+
+
+def test_a_details_file_goes_when_its_implementation_fails_nothing(tmp_path: Path, results: list[Path]):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "reference.details.js").write_text("toolwireDetails('reference', 'old');\n", encoding="utf-8")
+    written = {p.name for p in write_outputs(_matrix(results), out)}
+    assert "shallow.details.js" in written and not (out / "reference.details.js").exists()

@@ -88,8 +88,14 @@ def test_scrub_random_identifiers_and_the_clock():
     )
     out = scrub(text, (1795323800, 1795323900))
     assert out == (
-        'got "chatcmpl-<uuid>", id "call_<hex>", "created": <time>, "at": <time>, '
+        'got "chatcmpl-<uuid>", id "call_<hex>", "created": <time>, "at": <time#2>, '
         'kept "toolu_01A09q90qw", "call_1", 1700000000'
+    )
+    # readings of the clock written differently stay told apart; the same one is the same placeholder
+    assert scrub("a 1795323876, b 1795323876", (1795323800, 1795323900)) == "a <time>, b <time>"
+    chunks = "chunk id 'chatcmpl-1795323876.25' differs from the first chunk's 'chatcmpl-1795323876.125'"
+    assert scrub(chunks, (1795323800, 1795323900)) == (
+        "chunk id 'chatcmpl-<time>' differs from the first chunk's 'chatcmpl-<time#2>'"
     )
 
 

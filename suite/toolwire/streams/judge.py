@@ -63,7 +63,7 @@ def _wire_errors(check: Any, events: list[Any]) -> list[str] | None:
 def _judge_output(check: Any, output: Any, ms: float, *, compare_events: bool, label: str = "") -> Any:
     from .. import wire
     from ..checks import CheckResult, WireVerdict, comparable, read_by_client
-    from ..matchers import compare, format_diff
+    from ..matchers import compare, format_diff, records
 
     exp = check.expectation
     if not isinstance(output, list):
@@ -81,6 +81,7 @@ def _judge_output(check: Any, output: Any, ms: float, *, compare_events: bool, l
         problems.append(f"{check.target} stream grammar: {violations[0]}")
     wire_valid = not wire_errors and not violations
     diffs: list[str] = []
+    differences: list[dict[str, Any]] = []
     accumulated: Any = None
     try:
         accumulated = accumulate(output, check.target)
@@ -96,6 +97,7 @@ def _judge_output(check: Any, output: Any, ms: float, *, compare_events: bool, l
                     f"the accumulated output differs from the expectation in {len(found)} place(s)"
                 )
                 diffs.append("accumulated:\n" + format_diff(found, expected, actual))
+                differences += records(found, "accumulated")
     if compare_events and "events" in exp:
         expected, actual = comparable(check, exp["events"], output, kind="stream")
         declared = wire.declared_names(check.target, "stream", schemas=check.schemas_root)
@@ -103,6 +105,7 @@ def _judge_output(check: Any, output: Any, ms: float, *, compare_events: bool, l
         if found:
             problems.append(f"the output events differ from the expected events in {len(found)} place(s)")
             diffs.append("events:\n" + format_diff(found, expected, actual))
+            differences += records(found, "events")
     if problems:
         extra = ""
         if wire_errors:
@@ -112,6 +115,7 @@ def _judge_output(check: Any, output: Any, ms: float, *, compare_events: bool, l
             "failed",
             message=label + "; ".join(problems),
             diff=diff,
+            differences=differences,
             wire_valid=wire_valid,
             wire_errors=wire_errors,
             duration_ms=ms,
