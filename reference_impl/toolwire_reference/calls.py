@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ._json import copy_json, load_json
+from .custom import refuse_call
 from .errors import Segments, TranslationError, fail, pointer
 
 # --------------------------------------------------------------------------------------------------
@@ -120,8 +121,11 @@ def arguments_for_object(part: Mapping[str, Any], fallback_path: Segments | str 
     """A canonical tool_call's arguments as the object Anthropic and Gemini need (a deep copy).
 
     ``arguments_raw`` cannot be expressed as an object: ``call.invalid_arguments`` at the source
-    pointer of the raw string (``fallback_path`` when it has none), under every profile.
+    pointer of the raw string (``fallback_path`` when it has none), under every profile; nor can a
+    custom (free-form) call's ``input``: ``content.unsupported`` at the call, under every profile.
     """
+    if "input" in part:
+        raise refuse_call(part, "a dialect whose calls take JSON objects", fallback_path)
     if "arguments_raw" in part:
         raw = part["arguments_raw"]
         where = getattr(raw, "path", None)

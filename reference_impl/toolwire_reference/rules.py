@@ -10,6 +10,12 @@ KINDS = ("tools", "tool_choice", "request", "response", "text", "stream")
 # The (source, target) pairs of a kind, when not every pair ("*", "*"): `text` is decode-only.
 KIND_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {"text": (("text", "*"),)}
 
+# Dialects with custom (free-form) tools and calls (toolwire_reference.custom); the others take JSON
+# objects only.
+CUSTOM_TOOL_DIALECTS = ("canonical", "openai-chat", "openai-responses")
+# ... and streams of custom calls: Chat chunks have none (`ChoiceDeltaToolCall.type` is "function" only).
+CUSTOM_STREAM_DIALECTS = ("canonical", "openai-responses")
+
 # Tool-name rule per target dialect (canonical: any non-empty string).
 TOOL_NAME_PATTERNS: dict[str, str] = {
     "canonical": r"^[\s\S]+$",

@@ -23,6 +23,7 @@ from typing import Any
 from .._json import check_depth, json_type
 from ..calls import derived_id
 from ..errors import Segments, TranslationError, fail, pointer
+from ..rules import CUSTOM_STREAM_DIALECTS
 
 # Targets with a place for thinking (RULES.md "Thinking and signatures"); openai-chat has none.
 THINKING_TARGETS = ("canonical", "anthropic", "openai-responses", "gemini")
@@ -196,11 +197,13 @@ class Decoder:
         out.append(event)
         return out
 
-    def call_delta(self, key: Any, fragment: str) -> list[dict]:
-        self.string(fragment, "an arguments fragment")
+    def call_delta(self, key: Any, fragment: str, member: str = "arguments") -> list[dict]:
+        """A fragment of the open call ``key``: its JSON arguments text, or (``member="input"``) a
+        custom (free-form) call's input text."""
+        self.string(fragment, f"an {member} fragment")
         if not fragment:
             return []
-        return [{"type": "tool_call_delta", "index": self.open_calls[key], "arguments": fragment}]
+        return [{"type": "tool_call_delta", "index": self.open_calls[key], member: fragment}]
 
     def end_call(self, key: Any) -> list[dict]:
         index = self.open_calls.pop(key, None)
@@ -259,6 +262,26 @@ class Encoder:
         if not self.ended:  # the decoders raise first; a defence for direct use
             raise truncated("canonical", "message_end")
         return []
+
+
+class CustomCallGuard:
+    """Refuses a custom (free-form) tool call for a target stream without them (Anthropic, Gemini, and
+    Chat, whose chunk type ``ChoiceDeltaToolCall`` is a function call only): ``content.unsupported`` at
+    the source event that starts it, under every profile, as the ``response`` kind refuses it for
+    Anthropic and Gemini (RULES.md "Custom (free-form) tools")."""
+
+    def __init__(self, target: str, decoder: Decoder) -> None:
+        self.refuse = target not in CUSTOM_STREAM_DIALECTS
+        self.target = target
+        self.decoder = decoder
+
+    def check(self, event: dict) -> None:
+        if self.refuse and event["type"] == "tool_call_start" and event.get("custom"):
+            raise fail(
+                "content.unsupported",
+                f"a call of the custom (free-form) tool {event['name']!r} has no equivalent in {self.target}",
+                (self.decoder.position, "data"),
+            )
 
 
 class ThinkingFilter:
