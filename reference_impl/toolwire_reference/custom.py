@@ -23,6 +23,9 @@ from .model import Choice, Tool
 from .rules import CUSTOM_TOOL_DIALECTS
 
 SYNTAXES = ("lark", "regex")
+#: the one string parameter of the function a custom tool becomes under ``custom.tools=wrap`` (the name
+#: Codex's own JSON variant of apply_patch uses)
+WRAP_PARAMETER = "input"
 
 
 class FreeInput(str):
@@ -107,6 +110,40 @@ def write_tool(tool: Tool, *, nested: bool) -> dict:
     return out
 
 
+def wrapping(profile: Mapping[str, str]) -> bool:
+    """True under ``custom.tools=wrap``: custom tools become functions for targets without them."""
+    return profile.get("custom.tools") == "wrap"
+
+
+def for_target(tools: list[Tool], target: str, profile: Mapping[str, str]) -> list[Tool]:
+    """``tools`` as ``target`` receives them: unchanged, or (``custom.tools=wrap``, a target without
+    custom tools) with every custom tool made a function (:func:`wrapped_tool`)."""
+    if has_custom_tools(target) or not wrapping(profile) or not any(tool.custom for tool in tools):
+        return tools
+    return [wrapped_tool(tool) if tool.custom else tool for tool in tools]
+
+
+def wrapped_tool(tool: Tool) -> Tool:
+    """The function a custom tool becomes: one required string parameter, ``input``; a grammar is told in
+    the description, since nothing holds the model to it any more."""
+    description = tool.description
+    if tool.format is not MISSING and tool.format["type"] == "grammar":
+        fmt = tool.format
+        note = f"The `{WRAP_PARAMETER}` follows this {fmt['syntax']} grammar:\n{fmt['definition']}"
+        description = note if description is MISSING else f"{description}\n\n{note}"
+    parameters = {
+        "type": "object",
+        "properties": {WRAP_PARAMETER: {"type": "string"}},
+        "required": [WRAP_PARAMETER],
+    }
+    return Tool(tool.name, tool.path, tool.name_path, description, parameters)
+
+
+def wrapped_arguments(text: str) -> dict:
+    """The arguments of a wrapped custom tool's call: ``{"input": text}``."""
+    return {WRAP_PARAMETER: str(text)}
+
+
 def refuse_tool(tool: Tool, target: str) -> TranslationError:
     """``tool.unsupported_type`` at the tool's ``type`` for a target without custom tools."""
     return fail(
@@ -139,10 +176,13 @@ def read_input(value: Any, path: Segments, call_path: Segments) -> FreeInput:
 
 
 def without_custom_choice(choice: Choice, profile: Mapping[str, str], target: str) -> Choice:
-    """The choice a target without custom tools encodes: unchanged when it names no custom tool, else
-    ``choice.unsupported`` at the choice (degrade: ``auto``, the parallel setting kept)."""
+    """The choice a target without custom tools encodes: unchanged when it names no custom tool; the
+    same choice of the functions they became under ``custom.tools=wrap``; else ``choice.unsupported`` at
+    the choice (degrade: ``auto``, the parallel setting kept)."""
     if not choice.custom:
         return choice
+    if wrapping(profile):
+        return replace(choice, custom=frozenset())
     refuse_or_degrade(
         profile,
         "choice.unsupported",

@@ -21,6 +21,7 @@ from typing import Any
 
 from ._json import MISSING, copy_json, expect_object, invalid, json_type
 from .choice import refuse_or_degrade
+from .custom import for_target
 from .errors import Segments, TranslationError, fail, pointer
 from .model import Choice, SchemaOrigin, Tool
 from .rules import REQUEST_IGNORABLE
@@ -265,8 +266,9 @@ def encode_tools(req: Request, codec: ModuleType, target: str, profile) -> Any:
     if req.tools is None:
         return MISSING
     try:
-        validate_tools(req.tools, target, profile, copies=codec.copies_schemas(profile))
-        return codec.encode_tools(req.tools, profile)
+        tools = for_target(req.tools, target, profile)
+        validate_tools(tools, target, profile, copies=codec.copies_schemas(profile))
+        return codec.encode_tools(tools, profile)
     except TranslationError as error:
         raise moved(error, req.tools_base) from None
 

@@ -41,6 +41,7 @@ PROFILE_VALUES: dict[str, tuple[str, ...]] = {
     "stream.text-calls": ("off", "parse"),
     "text.malformed": ("error", "keep-text"),
     "request.model": ("carried", "routed"),  # no model to route to is configured: either carries it
+    "custom.tools": ("refuse", "wrap"),
 }
 PROFILE_DEFAULTS: dict[str, str] = {
     "openai.strict": "as-is",
@@ -57,6 +58,7 @@ PROFILE_DEFAULTS: dict[str, str] = {
     "stream.text-calls": "off",
     "text.malformed": "error",
     "request.model": "carried",
+    "custom.tools": "refuse",
 }
 
 # Request members dropped silently on decode (transport, storage, accounting and caching hints that

@@ -211,3 +211,37 @@ def test_canonical_stream_custom_deltas_carry_input_only():
         {"data": {"type": "tool_call_delta", "index": 0, "arguments": "{}"}},
     ]
     assert refusal("stream", events, "canonical", "openai-responses") == ("stream.invalid_event", "/2/data")
+
+
+WRAP = {"custom.tools": "wrap"}
+
+
+def test_wrap_makes_the_tool_a_function_with_one_string_parameter():
+    from toolwire_reference import translate
+
+    wire = [{"type": "custom", "name": "q", "description": "Run SQL.", "format": GRAMMAR_R}]
+    (tool,) = translate("tools", wire, source="openai-responses", target="anthropic", profile=WRAP)
+    assert tool["input_schema"] == {
+        "type": "object",
+        "properties": {"input": {"type": "string"}},
+        "required": ["input"],
+    }
+    assert tool["description"].startswith("Run SQL.\n\n") and "SELECT .+" in tool["description"]
+    choice = {"tool_choice": {"type": "custom", "name": "q"}}
+    assert translate("tool_choice", choice, source="openai-responses", target="anthropic", profile=WRAP) == {
+        "tool_choice": {"type": "tool", "name": "q"}
+    }
+
+
+def test_wrap_streams_the_input_as_json_arguments():
+    import json
+
+    from toolwire_reference import translate
+
+    text = 'say "hi"\n\\'
+    out = translate(
+        "stream", _stream('say "hi"', "\n\\"), source="openai-responses", target="anthropic", profile=WRAP
+    )
+    fragments = [e["data"]["delta"]["partial_json"] for e in out if e["event"] == "content_block_delta"]
+    assert json.loads("".join(fragments)) == {"input": text}
+    assert len(fragments) == 4  # the opening, one per input fragment, the closing

@@ -60,7 +60,7 @@ class StreamTranscoder:
         resolved = resolve_profile(profile)
         keep = resolved.get("stream.thinking") == "keep" and target in THINKING_TARGETS
         self.decoder = DECODERS[source](resolved)
-        self.guard = CustomCallGuard(target, self.decoder)
+        self.guard = CustomCallGuard(target, self.decoder, resolved)
         self.filter = ThinkingFilter(keep)
         self.text_calls: TextCallFilter | None = None
         if resolved.get("stream.text-calls") == "parse":
@@ -69,11 +69,11 @@ class StreamTranscoder:
 
     def _encode(self, canonical: list[dict]) -> list[dict]:
         out: list[dict] = []
-        for event in canonical:
-            self.guard.check(event)
-            for kept in self.filter.feed(event):
-                for final in self.text_calls.feed(kept) if self.text_calls is not None else (kept,):
-                    out += self.encoder.feed(final)
+        for source_event in canonical:
+            for event in self.guard.feed(source_event):
+                for kept in self.filter.feed(event):
+                    for final in self.text_calls.feed(kept) if self.text_calls is not None else (kept,):
+                        out += self.encoder.feed(final)
         return out
 
     def feed(self, event: Any) -> list[dict]:

@@ -17,11 +17,13 @@ Errors: ``stream.invalid_event`` at ``/<event position>/data/...`` for an event 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
 from .._json import check_depth, json_type
 from ..calls import derived_id
+from ..custom import WRAP_PARAMETER, has_custom_tools, wrapping
 from ..errors import Segments, TranslationError, fail, pointer
 from ..rules import CUSTOM_STREAM_DIALECTS
 
@@ -265,23 +267,43 @@ class Encoder:
 
 
 class CustomCallGuard:
-    """Refuses a custom (free-form) tool call for a target stream without them (Anthropic, Gemini, and
-    Chat, whose chunk type ``ChoiceDeltaToolCall`` is a function call only): ``content.unsupported`` at
-    the source event that starts it, under every profile, as the ``response`` kind refuses it for
-    Anthropic and Gemini (RULES.md "Custom (free-form) tools")."""
+    """Custom (free-form) tool calls for a target stream without them (Anthropic, Gemini, and Chat, whose
+    chunk type ``ChoiceDeltaToolCall`` is a function call only): ``content.unsupported`` at the source
+    event that starts one, as the ``response`` kind refuses them (RULES.md "Custom (free-form) tools");
+    under ``custom.tools=wrap`` (Anthropic, Gemini) the call of the function the tool became, its input
+    streamed as the JSON text ``{"input": "…"}`` fragment by fragment."""
 
-    def __init__(self, target: str, decoder: Decoder) -> None:
-        self.refuse = target not in CUSTOM_STREAM_DIALECTS
+    def __init__(self, target: str, decoder: Decoder, profile: Mapping[str, str]) -> None:
+        self.active = target not in CUSTOM_STREAM_DIALECTS
+        self.wrap = wrapping(profile) and not has_custom_tools(target)
         self.target = target
         self.decoder = decoder
+        self.wrapped: set[int] = set()  # open blocks of wrapped calls
 
-    def check(self, event: dict) -> None:
-        if self.refuse and event["type"] == "tool_call_start" and event.get("custom"):
-            raise fail(
-                "content.unsupported",
-                f"a call of the custom (free-form) tool {event['name']!r} has no equivalent in {self.target}",
-                (self.decoder.position, "data"),
-            )
+    def feed(self, event: dict) -> list[dict]:
+        if not self.active:
+            return [event]
+        kind = event["type"]
+        if kind == "tool_call_start" and event.get("custom"):
+            if not self.wrap:
+                what = f"a call of the custom (free-form) tool {event['name']!r}"
+                message = f"{what} has no equivalent in {self.target}"
+                raise fail("content.unsupported", message, (self.decoder.position, "data"))
+            self.wrapped.add(event["index"])
+            start = {k: v for k, v in event.items() if k != "custom"}
+            opening = json.dumps({WRAP_PARAMETER: ""})[:-2]  # '{"input": "'
+            return [start, {"type": "tool_call_delta", "index": event["index"], "arguments": opening}]
+        if event.get("index") not in self.wrapped:
+            return [event]
+        if kind == "tool_call_delta":
+            escaped = json.dumps(event["input"], ensure_ascii=False)[1:-1]  # the text inside a JSON string
+            if not escaped:
+                return []
+            return [{"type": "tool_call_delta", "index": event["index"], "arguments": escaped}]
+        if kind == "block_end":
+            self.wrapped.discard(event["index"])
+            return [{"type": "tool_call_delta", "index": event["index"], "arguments": '"}'}, event]
+        return [event]
 
 
 class ThinkingFilter:
