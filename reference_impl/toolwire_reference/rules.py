@@ -87,10 +87,21 @@ REQUEST_IGNORABLE: dict[str, tuple[str, ...]] = {
         "prompt_cache_key",
         "prompt_cache_retention",
         "background",
+        "truncation",
     ),
     "anthropic": ("metadata", "service_tier", "cache_control"),
     "gemini": ("safetySettings", "safety_settings", "labels"),
 }
+# Request members dropped silently only while they hold their documented default (they then ask for
+# nothing); any other value is `request.unsupported_field` like any member without an equivalent: Chat
+# `n` (one choice), `logprobs: false`, `top_logprobs: 0`; Responses `top_logprobs: 0`.
+REQUEST_DEFAULT_VALUES: dict[str, dict[str, tuple]] = {
+    "openai-chat": {"n": (1,), "logprobs": (False,), "top_logprobs": (0,)},
+    "openai-responses": {"top_logprobs": (0,)},
+}
+# The canonical `verbosity` (Chat `verbosity`, Responses `text.verbosity`): how long the answer is, not what
+# it says; dropped silently for a target without it.
+VERBOSITY = ("low", "medium", "high")
 # Gemini generationConfig members dropped silently.
 GEMINI_IGNORABLE_GENERATION = ("responseModalities", "response_modalities")
 

@@ -23,6 +23,7 @@ from ..request import (
     json_schema_format,
     put_settings,
     read_stop,
+    read_verbosity,
 )
 from . import canonical
 
@@ -65,6 +66,7 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
     if "response_format" in body:
         req.set("response_format", _response_format(req, body["response_format"]), ("response_format",))
     reasoning.read_canonical(req, body)
+    read_verbosity(req, body, "verbosity", ())
     if "system" in body:
         for i, part in enumerate(expect_list(body["system"], ("system",), "`system`")):
             path = ("system", i)

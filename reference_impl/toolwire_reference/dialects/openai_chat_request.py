@@ -29,6 +29,7 @@ from ..request import (
     present,
     put_settings,
     read_stop,
+    read_verbosity,
     require_messages,
     schema_tool,
     under,
@@ -53,6 +54,7 @@ _KNOWN = frozenset(
         "stop",
         "response_format",
         "reasoning_effort",
+        "verbosity",
         "stream",
     )
 )
@@ -82,6 +84,7 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
     if stop is not MISSING:
         req.set("stop", stop, ("stop",))
     reasoning.read_chat(req, body)
+    read_verbosity(req, body, "verbosity", ())
     if present(body, "response_format"):
         fmt = _decode_format(req, body["response_format"])
         if fmt is not None:
@@ -298,6 +301,7 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
             "temperature": "temperature",
             "top_p": "top_p",
             "stop": "stop",
+            "verbosity": "verbosity",
         },
     )
     drop_setting(req, "top_k", NAME, profile)

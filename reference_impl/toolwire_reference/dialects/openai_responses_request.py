@@ -33,6 +33,7 @@ from ..request import (
     open_request,
     present,
     put_settings,
+    read_verbosity,
 )
 from . import openai_responses
 from .openai_chat_request import encode_format
@@ -90,7 +91,8 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
 
 
 def _decode_text_config(req: Request, config: dict, profile) -> None:
-    check_members(config, ("text",), ("format",), (), profile, NAME)
+    check_members(config, ("text",), ("format", "verbosity"), (), profile, NAME)
+    read_verbosity(req, config, "verbosity", ("text",))
     if not present(config, "format"):
         return
     base = ("text", "format")
@@ -217,6 +219,8 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
     if "response_format" in req.settings:
         fmt = encode_format(req, profile)
         out["text"] = {"format": fmt if fmt.get("type") == "json_object" else {"type": "json_schema", **fmt}}
+    if "verbosity" in req.settings:
+        out.setdefault("text", {})["verbosity"] = req.settings["verbosity"]
     return out
 
 
