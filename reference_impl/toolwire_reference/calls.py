@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ._json import copy_json, load_json
+from .custom import refuse_call, wrapped_arguments, wrapping
 from .errors import Segments, TranslationError, fail, pointer
 
 # --------------------------------------------------------------------------------------------------
@@ -116,12 +117,20 @@ def arguments_for_text(part: Mapping[str, Any]) -> str:
     return arguments_to_text(part.get("arguments", {}))
 
 
-def arguments_for_object(part: Mapping[str, Any], fallback_path: Segments | str = "") -> dict:
+def arguments_for_object(
+    part: Mapping[str, Any], fallback_path: Segments | str = "", profile: Mapping[str, str] | None = None
+) -> dict:
     """A canonical tool_call's arguments as the object Anthropic and Gemini need (a deep copy).
 
     ``arguments_raw`` cannot be expressed as an object: ``call.invalid_arguments`` at the source
-    pointer of the raw string (``fallback_path`` when it has none), under every profile.
+    pointer of the raw string (``fallback_path`` when it has none), under every profile; nor can a
+    custom (free-form) call's ``input``: ``content.unsupported`` at the call, unless ``custom.tools=wrap``
+    (``{"input": text}``, the arguments of the function the custom tool became).
     """
+    if "input" in part:
+        if profile is not None and wrapping(profile):
+            return wrapped_arguments(part["input"])
+        raise refuse_call(part, "a dialect whose calls take JSON objects", fallback_path)
     if "arguments_raw" in part:
         raw = part["arguments_raw"]
         where = getattr(raw, "path", None)

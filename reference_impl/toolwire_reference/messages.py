@@ -15,6 +15,7 @@ from typing import Any
 
 from . import calls
 from ._json import MISSING, copy_json, invalid, json_type
+from .custom import read_input
 from .errors import Segments, TranslationError, pointer
 from .profiles import degrading
 from .request import Request, unsupported
@@ -50,6 +51,12 @@ def json_part(value: Any) -> dict:
 def tool_call(call_id: str, name: str, args: Any) -> dict:
     """A canonical tool_call part; ``args`` is a dict or a calls.RawArguments."""
     return calls.set_arguments({"type": "tool_call", "id": call_id, "name": name}, args)
+
+
+def custom_call(call_id: str, name: str, value: Any, path: Segments, call_path: Segments) -> dict:
+    """A canonical tool_call part of a custom (free-form) tool: ``input`` (the string at ``path``)
+    replaces ``arguments``; ``call_path`` is where a target without custom tools refuses it."""
+    return {"type": "tool_call", "id": call_id, "name": name, "input": read_input(value, path, call_path)}
 
 
 def tool_result(call_id: str, content: list[dict], *, name: Any = MISSING, is_error: Any = MISSING) -> dict:

@@ -77,6 +77,9 @@ class Tool:
     #: a deep copy of ``parameters`` made by the validation pass (``validate_tools(copies=True)``) for
     #: an encoder that copies the schema unchanged; ``dialects.common.schema_copy`` takes it (once)
     checked_copy: Any = MISSING
+    #: a custom (free-form) tool (toolwire_reference.custom): no parameters, an optional ``format``
+    custom: bool = False
+    format: Any = MISSING
 
     @property
     def has_parameters(self) -> bool:
@@ -89,6 +92,8 @@ class Choice:
 
     ``path`` is the member carrying the choice, ``tools_path`` the member carrying the tool names,
     ``parallel_path`` the member carrying the parallel setting (all JSON Pointers into the source).
+    ``custom`` names the tools of ``tools`` that are custom (free-form) tools: OpenAI refers to them
+    with their own reference form.
     """
 
     mode: str | None = None
@@ -97,3 +102,4 @@ class Choice:
     path: str = "/tool_choice"
     tools_path: str = "/tool_choice"
     parallel_path: str = "/parallel_tool_calls"
+    custom: frozenset[str] = frozenset()

@@ -21,9 +21,10 @@ from typing import Any
 
 from ._json import MISSING, copy_json, expect_object, invalid, json_type
 from .choice import refuse_or_degrade
+from .custom import for_target
 from .errors import Segments, TranslationError, fail, pointer
 from .model import Choice, SchemaOrigin, Tool
-from .rules import REQUEST_IGNORABLE
+from .rules import REQUEST_DEFAULT_VALUES, REQUEST_IGNORABLE, VERBOSITY
 from .schema.checks import check_shape
 from .tools import validate_choice, validate_tools
 
@@ -36,6 +37,7 @@ SETTINGS = (
     "stop",
     "response_format",
     "reasoning",
+    "verbosity",
     "stream",
 )
 
@@ -136,15 +138,18 @@ def check_members(
     ignorable: Iterable[str],
     profile: Mapping[str, str],
     dialect: str,
+    defaults: Mapping[str, tuple] | None = None,
 ) -> None:
     """Members of ``obj`` that are neither ``known`` nor ``ignorable`` (and not null) are
-    ``request.unsupported_field`` (dropped under degrade). Ignorable members are dropped silently."""
+    ``request.unsupported_field`` (dropped under degrade). Ignorable members are dropped silently, and
+    so are the ``defaults`` members that hold one of their default values (``REQUEST_DEFAULT_VALUES``)."""
     if not isinstance(known, frozenset):
         known = set(known)
     if not isinstance(ignorable, frozenset):
         ignorable = set(ignorable)
+    defaults = defaults or {}
     for key, value in obj.items():
-        if key in known or key in ignorable or value is None:
+        if key in known or key in ignorable or value is None or _is_default(value, defaults.get(key, ())):
             continue
         unsupported(
             profile,
@@ -154,13 +159,29 @@ def check_members(
         )
 
 
+def _is_default(value: Any, defaults: tuple) -> bool:
+    """True when ``value`` is one of ``defaults``, of the same JSON type (``true`` is not ``1``)."""
+    return any(type(value) is type(default) and value == default for default in defaults)
+
+
+def read_verbosity(req: Request, obj: dict, key: str, base: Segments) -> None:
+    """The canonical ``verbosity`` from ``obj[key]`` (``low``, ``medium`` or ``high``; absent or null:
+    nothing), else ``payload.invalid``."""
+    value = obj.get(key)
+    if value is None:
+        return
+    if value not in VERBOSITY:
+        raise invalid(f"`{key}` is one of {', '.join(VERBOSITY)}", base + (key,))
+    req.set("verbosity", value, base + (key,))
+
+
 def open_request(
     payload: Any, known: Iterable[str], profile: Mapping[str, str], dialect: str
 ) -> tuple[dict, Request]:
     """The request body (an object; its top-level members checked against ``known`` and the
     dialect's ignorable members, see :func:`check_members`) and a new, empty :class:`Request`."""
     body = expect_object(payload, (), "the request")
-    check_members(body, (), known, _IGNORABLE[dialect], profile, dialect)
+    check_members(body, (), known, _IGNORABLE[dialect], profile, dialect, REQUEST_DEFAULT_VALUES.get(dialect))
     return body, Request()
 
 
@@ -265,8 +286,9 @@ def encode_tools(req: Request, codec: ModuleType, target: str, profile) -> Any:
     if req.tools is None:
         return MISSING
     try:
-        validate_tools(req.tools, target, profile, copies=codec.copies_schemas(profile))
-        return codec.encode_tools(req.tools, profile)
+        tools = for_target(req.tools, target, profile)
+        validate_tools(tools, target, profile, copies=codec.copies_schemas(profile))
+        return codec.encode_tools(tools, profile)
     except TranslationError as error:
         raise moved(error, req.tools_base) from None
 

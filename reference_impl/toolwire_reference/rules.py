@@ -10,6 +10,12 @@ KINDS = ("tools", "tool_choice", "request", "response", "text", "stream")
 # The (source, target) pairs of a kind, when not every pair ("*", "*"): `text` is decode-only.
 KIND_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {"text": (("text", "*"),)}
 
+# Dialects with custom (free-form) tools and calls (toolwire_reference.custom); the others take JSON
+# objects only.
+CUSTOM_TOOL_DIALECTS = ("canonical", "openai-chat", "openai-responses")
+# ... and streams of custom calls: Chat chunks have none (`ChoiceDeltaToolCall.type` is "function" only).
+CUSTOM_STREAM_DIALECTS = ("canonical", "openai-responses")
+
 # Tool-name rule per target dialect (canonical: any non-empty string).
 TOOL_NAME_PATTERNS: dict[str, str] = {
     "canonical": r"^[\s\S]+$",
@@ -35,6 +41,7 @@ PROFILE_VALUES: dict[str, tuple[str, ...]] = {
     "stream.text-calls": ("off", "parse"),
     "text.malformed": ("error", "keep-text"),
     "request.model": ("carried", "routed"),  # no model to route to is configured: either carries it
+    "custom.tools": ("refuse", "wrap"),
 }
 PROFILE_DEFAULTS: dict[str, str] = {
     "openai.strict": "as-is",
@@ -51,6 +58,7 @@ PROFILE_DEFAULTS: dict[str, str] = {
     "stream.text-calls": "off",
     "text.malformed": "error",
     "request.model": "carried",
+    "custom.tools": "refuse",
 }
 
 # Request members dropped silently on decode (transport, storage, accounting and caching hints that
@@ -79,10 +87,21 @@ REQUEST_IGNORABLE: dict[str, tuple[str, ...]] = {
         "prompt_cache_key",
         "prompt_cache_retention",
         "background",
+        "truncation",
     ),
     "anthropic": ("metadata", "service_tier", "cache_control"),
     "gemini": ("safetySettings", "safety_settings", "labels"),
 }
+# Request members dropped silently only while they hold their documented default (they then ask for
+# nothing); any other value is `request.unsupported_field` like any member without an equivalent: Chat
+# `n` (one choice), `logprobs: false`, `top_logprobs: 0`; Responses `top_logprobs: 0`.
+REQUEST_DEFAULT_VALUES: dict[str, dict[str, tuple]] = {
+    "openai-chat": {"n": (1,), "logprobs": (False,), "top_logprobs": (0,)},
+    "openai-responses": {"top_logprobs": (0,)},
+}
+# The canonical `verbosity` (Chat `verbosity`, Responses `text.verbosity`): how long the answer is, not what
+# it says; dropped silently for a target without it.
+VERBOSITY = ("low", "medium", "high")
 # Gemini generationConfig members dropped silently.
 GEMINI_IGNORABLE_GENERATION = ("responseModalities", "response_modalities")
 

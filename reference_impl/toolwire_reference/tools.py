@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping
 
 from ._json import MISSING, json_type
+from .custom import has_custom_tools, refuse_tool
 from .errors import SchemaProblem, Segments, TranslationError, fail, pointer
 from .model import Choice, Tool
 from .rules import TOOL_NAME_PATTERNS
@@ -50,6 +51,8 @@ def validate_tools(
             raise fail(
                 "tool.missing_name", f"the tool has {what}; a tool needs a string name", tool.name_path
             )
+        if tool.custom and not has_custom_tools(target):
+            raise refuse_tool(tool, target)
         if valid_name(tool.name) is None:
             raise _invalid_name(tool.name, target, tool.name_path)
         if tool.name in seen:

@@ -20,6 +20,7 @@ from types import ModuleType
 from typing import Any
 
 from ._json import check_depth
+from .custom import for_target
 from .dialects import CODECS
 from .messages import reconcile
 from .profiles import resolve_profile
@@ -67,7 +68,7 @@ def translate(
         return codec(target, kind).encode_response(response, resolved)
     decoder, encoder = CODECS[source], CODECS[target]
     if kind == "tools":
-        tools = decoder.decode_tools(payload, resolved)
+        tools = for_target(decoder.decode_tools(payload, resolved), target, resolved)
         validate_tools(tools, target, resolved, copies=encoder.copies_schemas(resolved))
         return encoder.encode_tools(tools, resolved)
     choice = decoder.decode_tool_choice(payload, resolved)

@@ -14,9 +14,9 @@ from typing import Any
 
 from .adapters import Answer
 from .corpus import Check
-from .projection import merge, project_tools
+from .projection import merge, project_tools, substitute
 
-__all__ = ["LIFTABLE", "lift_request", "lower_answer", "referenced_names"]
+__all__ = ["LIFTABLE", "custom_names", "lift_request", "lower_answer", "referenced_names"]
 
 #: the kinds a request carries whole
 LIFTABLE = frozenset({"tools", "tool_choice"})
@@ -61,6 +61,31 @@ def referenced_names(fragment: Any) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def custom_names(fragment: Any) -> set[str]:
+    """The tool names a tool-choice fragment refers to as custom (free-form) tools: the ``name`` of every
+    ``{"type": "custom", …}`` reference (Responses), or of its ``custom`` object (Chat), and the canonical
+    choice's ``custom`` list."""
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if node.get("type") == "custom":
+                inner = node.get("custom")
+                name = inner.get("name") if isinstance(inner, dict) else node.get("name")
+                if isinstance(name, str):
+                    found.add(name)
+            elif isinstance(node.get("custom"), list) and "mode" in node:
+                found.update(n for n in node["custom"] if isinstance(n, str))
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(fragment)
+    return found
+
+
 def lift_request(check: Check) -> dict[str, Any]:
     """The smallest request of the check's source dialect that carries its source payload."""
     lift = _lift(check, check.source)
@@ -68,7 +93,11 @@ def lift_request(check: Check) -> dict[str, Any]:
     if check.kind == "tools":
         return merge(lift["request"], {lift["tools_member"]: payload})
     names = referenced_names(payload) or [_DEFAULT_TOOL["name"]]
-    tools = project_tools([{**_DEFAULT_TOOL, "name": n} for n in names], lift)
+    custom = custom_names(payload) if "custom_tool" in lift else set()
+    tools = project_tools([{**_DEFAULT_TOOL, "name": n} for n in names if n not in custom], lift)
+    if custom:  # a tool the choice names as custom (free-form) is offered as one
+        spelled = [substitute(lift["custom_tool"], {"name": n}) for n in names if n in custom]
+        tools = list(tools or []) + spelled
     request = merge(lift["request"], {lift["tools_member"]: tools})
     return merge(request, payload) if isinstance(payload, dict) else {**request, "tool_choice": payload}
 

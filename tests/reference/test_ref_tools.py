@@ -50,7 +50,7 @@ def test_openai_responses_decode_absent_strict_is_undeclared():
     assert run("tools", wire, "openai-responses", "canonical")[0]["strict"] is False
 
 
-@pytest.mark.parametrize("kind", ["web_search", "file_search", "mcp", "custom"])
+@pytest.mark.parametrize("kind", ["web_search", "file_search", "mcp"])
 def test_openai_responses_hosted_tools_unsupported(kind):
     assert refusal("tools", [{"type": kind}], "openai-responses", "openai-chat") == (
         "tool.unsupported_type",

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 from .._json import MISSING, expect_object, invalid, json_type
 from ..choice import invalid_choice, read_flag, read_payload, refuse_or_degrade
+from ..custom import without_custom_choice
 from ..errors import SchemaProblem, fail
 from ..model import Choice, Tool
 from ..rules import ANTHROPIC_ROOT_UNSUPPORTED
@@ -106,6 +107,7 @@ def decode_tool_choice(payload: object, profile: Mapping[str, str]) -> Choice:
 
 
 def encode_tool_choice(choice: Choice, profile: Mapping[str, str]) -> dict:
+    choice = without_custom_choice(choice, profile, NAME)
     value: dict | None = None
     if choice.mode == "none":
         value = {"type": "none"}

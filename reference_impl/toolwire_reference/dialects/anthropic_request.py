@@ -249,7 +249,7 @@ def _encode_part(req: Request, part: dict, profile) -> dict | None:
             "type": "tool_use",
             "id": msgs.out_id(part["id"], NAME, profile),
             "name": part["name"],
-            "input": calls.arguments_for_object(part, req.path_of(part)),
+            "input": calls.arguments_for_object(part, req.path_of(part), profile),
         }
     if kind == "thinking":
         if "signature" not in part:

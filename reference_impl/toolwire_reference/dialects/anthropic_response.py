@@ -113,7 +113,7 @@ def _encode_block(part: Mapping[str, Any], profile: Mapping[str, str]) -> dict |
             "type": "tool_use",
             "id": encode_call_id(part["id"], NAME, profile),
             "name": part["name"],
-            "input": arguments_for_object(part),
+            "input": arguments_for_object(part, profile=profile),
         }
     if "signature" not in part:
         return None  # Anthropic requires a signature on thinking blocks: unsigned thinking is dropped

@@ -10,6 +10,7 @@ from typing import Any
 from .. import calls, reasoning
 from .. import messages as msgs
 from .._json import MISSING, copy_json, expect_list, expect_object, invalid
+from ..custom import read_input
 from ..errors import pointer
 from ..request import (
     SETTINGS,
@@ -22,6 +23,7 @@ from ..request import (
     json_schema_format,
     put_settings,
     read_stop,
+    read_verbosity,
 )
 from . import canonical
 
@@ -30,7 +32,7 @@ _MEMBERS = ("model", "system", "messages", "tools", "tool_choice", "parallel_too
 _PART_MEMBERS = {
     "text": ("type", "text"),
     "image": ("type", "media_type", "data", "url"),
-    "tool_call": ("type", "id", "name", "arguments", "arguments_raw", "signature", "item_id"),
+    "tool_call": ("type", "id", "name", "arguments", "arguments_raw", "input", "signature", "item_id"),
     "tool_result": ("type", "call_id", "name", "content", "is_error"),
     "json": ("type", "value"),
     "thinking": ("type", "text", "signature", "redacted"),
@@ -64,6 +66,7 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
     if "response_format" in body:
         req.set("response_format", _response_format(req, body["response_format"]), ("response_format",))
     reasoning.read_canonical(req, body)
+    read_verbosity(req, body, "verbosity", ())
     if "system" in body:
         for i, part in enumerate(expect_list(body["system"], ("system",), "`system`")):
             path = ("system", i)
@@ -135,7 +138,11 @@ def _part(req: Request, value: Any, path: tuple, allowed: tuple) -> dict:
     elif kind == "tool_call":
         for key in ("id", "name"):
             msgs.read_text(part.get(key, MISSING), path + (key,), f"`{key}`")
-        if "arguments_raw" in part:
+        if sum(key in part for key in ("arguments", "arguments_raw", "input")) > 1:
+            raise invalid("a tool_call has one of `arguments`, `arguments_raw` and `input`", path)
+        if "input" in part:
+            out["input"] = read_input(part["input"], path + ("input",), path)
+        elif "arguments_raw" in part:
             raw = msgs.read_text(part["arguments_raw"], path + ("arguments_raw",), "`arguments_raw`")
             out.pop("arguments_raw")
             calls.set_arguments(out, calls.RawArguments(raw, pointer(path + ("arguments_raw",))))
@@ -176,8 +183,9 @@ def _encode_part(part: dict, profile: Mapping[str, str]) -> dict:
     if part["type"] == "tool_call":
         out["id"] = msgs.out_id(part["id"], NAME, profile)
         out.pop("item_id", None)
-        if "arguments_raw" in part:
-            out["arguments_raw"] = str(part["arguments_raw"])
+        for key in ("arguments_raw", "input"):
+            if key in part:
+                out[key] = str(part[key])
     elif part["type"] == "tool_result":
         out["call_id"] = msgs.out_id(part["call_id"], NAME, profile)
     return out

@@ -12,6 +12,7 @@ from typing import Any
 
 from .._json import MISSING, copy_json
 from ..calls import CANONICAL_STOP_REASONS, RawArguments, encode_call_id, response_invalid
+from ..custom import FreeInput
 from ..errors import pointer
 from .response_common import (
     USAGE_KEYS,
@@ -28,7 +29,7 @@ _MEMBERS = ("id", "model", "content", "stop_reason", "stop_sequence", "usage")
 _PART_MEMBERS = {
     "text": ("type", "text"),
     "thinking": ("type", "text", "signature"),
-    "tool_call": ("type", "id", "name", "arguments", "arguments_raw", "signature", "item_id"),
+    "tool_call": ("type", "id", "name", "arguments", "arguments_raw", "input", "signature", "item_id"),
 }
 
 
@@ -59,9 +60,11 @@ def _decode_part(item: Any, path: tuple) -> dict:
         "id": need_string(part, "id", path, "`id`"),
         "name": need_string(part, "name", path, "`name`"),
     }
-    if ("arguments" in part) == ("arguments_raw" in part):
-        raise response_invalid("a tool_call needs exactly one of `arguments` and `arguments_raw`", path)
-    if "arguments" in part:
+    if sum(key in part for key in ("arguments", "arguments_raw", "input")) != 1:
+        raise response_invalid("a tool_call needs exactly one of `arguments`, `arguments_raw`, `input`", path)
+    if "input" in part:
+        out["input"] = FreeInput(need_string(part, "input", path, "`input`"), pointer(path))
+    elif "arguments" in part:
         out["arguments"] = copy_json(need_object(part["arguments"], path + ("arguments",), "`arguments`"))
     else:
         raw = need_string(part, "arguments_raw", path, "`arguments_raw`")
@@ -118,8 +121,9 @@ def encode_response(canonical: Mapping[str, Any], profile: Mapping[str, str]) ->
             part["id"] = encode_call_id(part["id"], NAME, profile)
             if "arguments" in part:
                 part["arguments"] = copy_json(part["arguments"])
-            if "arguments_raw" in part:
-                part["arguments_raw"] = str(part["arguments_raw"])
+            for key in ("arguments_raw", "input"):
+                if key in part:
+                    part[key] = str(part[key])
         content.append(part)
     out["content"] = content
     return out

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 from .._json import MISSING, expect_list, expect_object, invalid, pick_alias
 from ..choice import invalid_choice, read_names, read_payload, refuse_or_degrade
+from ..custom import without_custom_choice
 from ..errors import fail, pointer
 from ..model import Choice, SchemaOrigin, Tool
 from ..profiles import degrading
@@ -123,6 +124,7 @@ def decode_tool_choice(payload: object, profile: Mapping[str, str]) -> Choice:
 
 
 def encode_tool_choice(choice: Choice, profile: Mapping[str, str]) -> dict:
+    choice = without_custom_choice(choice, profile, NAME)
     config: dict | None = None
     if choice.mode == "auto":
         config = {"mode": "AUTO"}

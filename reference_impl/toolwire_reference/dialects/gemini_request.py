@@ -387,7 +387,7 @@ def _encode_part(req: Request, part: dict, names: Mapping[str, str], profile) ->
         if call_id is not None:
             call["id"] = call_id
         call["name"] = part["name"]
-        call["args"] = calls.arguments_for_object(part, req.path_of(part))
+        call["args"] = calls.arguments_for_object(part, req.path_of(part), profile)
         out = {"functionCall": call}
         if "signature" in part:
             out["thoughtSignature"] = part["signature"]

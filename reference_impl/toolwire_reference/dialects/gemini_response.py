@@ -148,7 +148,7 @@ def _encode_part(part: Mapping[str, Any], profile: Mapping[str, str]) -> dict:
         if not is_generated(part["id"]):
             call["id"] = encode_call_id(part["id"], NAME, profile)
         call["name"] = part["name"]
-        call["args"] = arguments_for_object(part)
+        call["args"] = arguments_for_object(part, profile=profile)
         out = {"functionCall": call}
     if "signature" in part:
         out["thoughtSignature"] = part["signature"]

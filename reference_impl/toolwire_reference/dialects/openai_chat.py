@@ -1,24 +1,30 @@
-"""OpenAI Chat Completions: ``{"type": "function", "function": {...}}`` tools, ``tool_choice``,
-``parallel_tool_calls`` and the legacy ``function_call`` (decode only)."""
+"""OpenAI Chat Completions: ``{"type": "function", "function": {...}}`` and custom (free-form)
+``{"type": "custom", "custom": {...}}`` tools, ``tool_choice``, ``parallel_tool_calls`` and the legacy
+``function_call`` (decode only)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from .. import custom
 from .._json import MISSING, expect_object
 from ..model import Choice, Tool
 from . import openai_common
 from .common import read_function, tool_list
 
 NAME = "openai-chat"
-_UNSUPPORTED_CHOICES = frozenset({"custom"})
+_UNSUPPORTED_CHOICES: frozenset[str] = frozenset()
 
 
 def decode_tools(payload: object, profile: Mapping[str, str]) -> list[Tool]:
     tools = []
     for i, item in enumerate(tool_list(payload)):
-        obj = openai_common.function_tool(item, i)
+        obj = openai_common.openai_tool(item, i)
+        if obj["type"] == "custom":
+            inner = expect_object(obj.get("custom", MISSING), (i, "custom"), "`custom`")
+            tools.append(custom.read_tool(inner, (i, "custom"), tool_path=(i,), nested=True))
+            continue
         function = expect_object(obj.get("function", MISSING), (i, "function"), "`function`")
         tools.append(
             read_function(
@@ -33,7 +39,9 @@ copies_schemas = openai_common.copies_schemas
 
 def encode_tools(tools: list[Tool], profile: Mapping[str, str]) -> list[dict]:
     return [
-        {
+        {"type": "custom", "custom": custom.write_tool(tool, nested=True)}
+        if tool.custom
+        else {
             "type": "function",
             "function": openai_common.function_fields(
                 tool, profile, always_parameters=False, undeclared_strict=MISSING
@@ -43,13 +51,14 @@ def encode_tools(tools: list[Tool], profile: Mapping[str, str]) -> list[dict]:
     ]
 
 
-def _tool_ref(name: str) -> dict:
-    return {"type": "function", "function": {"name": name}}
+def _tool_ref(name: str, is_custom: bool) -> dict:
+    kind = "custom" if is_custom else "function"
+    return {"type": kind, kind: {"name": name}}
 
 
-def _read_ref(ref: Any) -> str | None:
-    function = ref.get("function")
-    name = function.get("name") if isinstance(function, dict) else None
+def _read_ref(ref: Any, kind: str) -> str | None:
+    inner = ref.get(kind)  # {"type": "function", "function": {"name"}}, or "custom" alike
+    name = inner.get("name") if isinstance(inner, dict) else None
     return name if isinstance(name, str) else None
 
 

@@ -29,6 +29,7 @@ from ..request import (
     present,
     put_settings,
     read_stop,
+    read_verbosity,
     require_messages,
     schema_tool,
     under,
@@ -53,6 +54,7 @@ _KNOWN = frozenset(
         "stop",
         "response_format",
         "reasoning_effort",
+        "verbosity",
         "stream",
     )
 )
@@ -82,6 +84,7 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
     if stop is not MISSING:
         req.set("stop", stop, ("stop",))
     reasoning.read_chat(req, body)
+    read_verbosity(req, body, "verbosity", ())
     if present(body, "response_format"):
         fmt = _decode_format(req, body["response_format"])
         if fmt is not None:
@@ -227,13 +230,17 @@ def _decode_assistant(builder, message: dict, path: Segments, profile, ids, lega
         for j, call in enumerate(expect_list(tool_calls, path + ("tool_calls",), "`tool_calls`")):
             where = path + ("tool_calls", j)
             call = expect_object(call, where, "a tool call")
-            if call.get("type", "function") != "function":
-                msgs.unsupported_part(profile, f"a `{call.get('type')}` tool call", where + ("type",))
+            kind = call.get("type", "function")
+            if kind not in ("function", "custom"):
+                msgs.unsupported_part(profile, f"a `{kind}` tool call", where + ("type",))
                 continue
             call_id = call.get("id")
             if not isinstance(call_id, str) or not call_id:
                 raise invalid("a tool call needs an `id` string", where + ("id",))
-            builder.add(out, _call(call.get("function"), call_id, where + ("function",), profile), where)
+            if kind == "custom":
+                builder.add(out, _custom_call(call, call_id, where), where)
+            else:
+                builder.add(out, _call(call.get("function"), call_id, where + ("function",), profile), where)
     legacy = message.get("function_call")
     if legacy is not None:
         call_id = str(ids.new())  # a plain id: emitted to every target (Gemini included)
@@ -247,6 +254,13 @@ def _call(function: Any, call_id: str, path: Segments, profile) -> dict:
     name = msgs.read_text(function.get("name", MISSING), path + ("name",), "`name`")
     args = calls.arguments_to_object(function.get("arguments", MISSING), path + ("arguments",), profile)
     return msgs.tool_call(call_id, name, args)
+
+
+def _custom_call(call: dict, call_id: str, path: Segments) -> dict:
+    """``{"id", "type": "custom", "custom": {"name", "input"}}`` → a canonical custom call."""
+    inner = expect_object(call.get("custom", MISSING), path + ("custom",), "`custom`")
+    name = msgs.read_text(inner.get("name", MISSING), path + ("custom", "name"), "`name`")
+    return msgs.custom_call(call_id, name, inner.get("input", MISSING), path + ("custom", "input"), path)
 
 
 def _result(message: dict, call_id: str, name: Any, path: Segments, profile) -> dict:
@@ -287,6 +301,7 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
             "temperature": "temperature",
             "top_p": "top_p",
             "stop": "stop",
+            "verbosity": "verbosity",
         },
     )
     drop_setting(req, "top_k", NAME, profile)
@@ -355,8 +370,7 @@ def _encode_assistant(req: Request, message: dict, profile) -> dict:
     tool_calls = [
         {
             "id": msgs.out_id(part["id"], NAME, profile),
-            "type": "function",
-            "function": {"name": part["name"], "arguments": calls.arguments_for_text(part)},
+            **openai_common.chat_call_body(part),
         }
         for part in message["content"]
         if part["type"] == "tool_call"

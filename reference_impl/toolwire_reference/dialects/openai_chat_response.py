@@ -15,7 +15,6 @@ from typing import Any
 from .._json import MISSING, json_type
 from ..calls import (
     IdGenerator,
-    arguments_for_text,
     arguments_to_object,
     decode_stop_reason,
     derived_id,
@@ -23,8 +22,10 @@ from ..calls import (
     encode_stop_reason,
     response_invalid,
 )
+from .openai_common import chat_call_body
 from .response_common import (
     canonical_response,
+    custom_call_part,
     envelope_seed,
     expect_value,
     has_tool_calls,
@@ -64,6 +65,11 @@ def _decode_text(message: dict, path: tuple) -> list[dict]:
 def _decode_call(call: Any, path: tuple, profile: Mapping[str, str]) -> dict | None:
     obj = need_object(call, path, "a tool call")
     kind = obj.get("type", "function")
+    if kind == "custom":
+        inner = need_object(obj.get("custom", MISSING), path + ("custom",), "`custom`")
+        call_id = need_string(obj, "id", path, "`id`")
+        name = need_string(inner, "name", path + ("custom",), "`name`")
+        return custom_call_part(inner, call_id, name, path)
     if kind != "function":
         unsupported_part(f"a `{kind}` tool call", path, profile)
         return None
@@ -161,8 +167,7 @@ def encode_response(canonical: Mapping[str, Any], profile: Mapping[str, str]) ->
     calls = [
         {
             "id": encode_call_id(part["id"], NAME, profile),
-            "type": "function",
-            "function": {"name": part["name"], "arguments": arguments_for_text(part)},
+            **chat_call_body(part),
         }
         for part in content
         if part["type"] == "tool_call"

@@ -1,12 +1,13 @@
 """What the two OpenAI dialects share: the strict-mode schema pipeline per ``openai.strict`` profile,
-the ``strict`` flag, and the tool-choice model (strings, named function, ``allowed_tools``).
+the ``strict`` flag, the tool envelope, and the tool-choice model (strings, named function or custom
+tool, ``allowed_tools``).
 
 Readings where RULES.md is silent:
 - ``openai.refs=inline`` applies under every ``openai.strict`` value (``as-is`` included); under
   ``keep`` only the strict profiles check that references resolve;
 - ``strict: null`` and ``parallel_tool_calls: null`` mean "absent";
-- a source choice OpenAI cannot translate (custom or hosted tool, also inside ``allowed_tools``)
-  degrades to ``auto``.
+- a source choice OpenAI cannot translate (a hosted tool, also inside ``allowed_tools``) degrades to
+  ``auto``; a custom (free-form) tool's reference is read and written in each dialect's form.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .._json import MISSING, expect_object, invalid
+from ..calls import arguments_for_text
 from ..choice import invalid_choice, read_flag, read_payload, refuse_or_degrade
 from ..errors import SchemaProblem, fail
 from ..model import Choice, Tool
@@ -123,26 +125,35 @@ def function_fields(
     return out
 
 
-def function_tool(item: Any, i: int) -> dict:
-    """The ``i``-th tool object, which must be ``type: "function"``: any other named type is
-    ``tool.unsupported_type`` (hosted and custom tools), a missing or non-string type payload.invalid."""
+def openai_tool(item: Any, i: int) -> dict:
+    """The ``i``-th tool object, which must be ``type: "function"`` or ``"custom"`` (a free-form tool,
+    toolwire_reference.custom): any other named type is ``tool.unsupported_type`` (hosted tools), a
+    missing or non-string type payload.invalid."""
     obj = expect_object(item, (i,), "a tool")
     kind = obj.get("type", MISSING)
-    if kind != "function":
+    if kind not in ("function", "custom"):
         if isinstance(kind, str):
             raise fail(
                 "tool.unsupported_type",
                 f"a `{kind}` tool has no equivalent in other dialects",
                 (i, "type"),
             )
-        raise invalid('a tool needs `type: "function"`', (i, "type"))
+        raise invalid('a tool needs `type: "function"` (or `"custom"`)', (i, "type"))
     return obj
+
+
+def chat_call_body(part: Mapping[str, Any]) -> dict:
+    """The ``type`` and body of a Chat ``tool_calls`` entry for a canonical tool_call part: a function
+    call's JSON-text arguments, or a custom (free-form) call's ``input``."""
+    if "input" in part:
+        return {"type": "custom", "custom": {"name": part["name"], "input": str(part["input"])}}
+    return {"type": "function", "function": {"name": part["name"], "arguments": arguments_for_text(part)}}
 
 
 # ---- tool choice -------------------------------------------------------------------------------
 
-ToolRef = Callable[[str], dict]  # name -> the dialect's reference to a function tool
-ReadRef = Callable[[Any], "str | None"]  # a reference -> the function name (None: not a function)
+ToolRef = Callable[[str, bool], dict]  # (name, custom) -> the dialect's reference to that tool
+ReadRef = Callable[[Any, str], "str | None"]  # (a reference, its type) -> the tool name, or None
 
 
 def decode_choice(
@@ -187,29 +198,33 @@ def decode_choice(
 def _decode_object_choice(choice, value, path, profile, read_ref, allowed_members, unsupported_types) -> None:
     kind = value.get("type")
     kind = kind if isinstance(kind, str) else None
-    if kind == "function":
-        name = read_ref(value)
+    if kind in ("function", "custom"):
+        name = read_ref(value, kind)
         if not name:
-            raise invalid_choice("a function tool choice needs a non-empty name", path)
+            raise invalid_choice(f"a {kind} tool choice needs a non-empty name", path)
         choice.mode, choice.tools = "required", [name]
+        if kind == "custom":
+            choice.custom = frozenset((name,))
     elif kind == "allowed_tools":
         mode, refs = allowed_members(value)
         if mode not in ("auto", "required"):
             raise invalid_choice('`allowed_tools` mode must be "auto" or "required"', path)
         if not isinstance(refs, list) or not refs:
             raise invalid_choice("`allowed_tools` needs a non-empty list of tools", path)
-        names = []
+        names, custom = [], set()
         for ref in refs:
             ref_type = ref.get("type") if isinstance(ref, dict) else None
             ref_type = ref_type if isinstance(ref_type, str) else None
             if ref_type in unsupported_types:
                 _unsupported_source(choice, profile, f"an allowed `{ref_type}` tool", path)
                 return
-            name = read_ref(ref) if ref_type == "function" else None
+            name = read_ref(ref, ref_type) if ref_type in ("function", "custom") else None
             if not name:
-                raise invalid_choice("every allowed tool must be a named function tool", path)
+                raise invalid_choice("every allowed tool must be a named function or custom tool", path)
             names.append(name)
-        choice.mode, choice.tools = mode, names
+            if ref_type == "custom":
+                custom.add(name)
+        choice.mode, choice.tools, choice.custom = mode, names, frozenset(custom)
     elif kind in unsupported_types:
         _unsupported_source(choice, profile, f"a `{kind}` tool choice", path)
     else:
@@ -229,9 +244,10 @@ def encode_choice(choice: Choice, *, tool_ref: ToolRef, allowed: Callable[[str, 
         if not choice.tools:
             out["tool_choice"] = choice.mode
         elif choice.mode == "required" and len(choice.tools) == 1:
-            out["tool_choice"] = tool_ref(choice.tools[0])
+            out["tool_choice"] = tool_ref(choice.tools[0], choice.tools[0] in choice.custom)
         else:
-            out["tool_choice"] = allowed(choice.mode, [tool_ref(name) for name in choice.tools])
+            refs = [tool_ref(name, name in choice.custom) for name in choice.tools]
+            out["tool_choice"] = allowed(choice.mode, refs)
     if choice.parallel is not None:
         out["parallel_tool_calls"] = choice.parallel
     return out

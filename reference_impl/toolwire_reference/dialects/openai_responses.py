@@ -1,4 +1,5 @@
-"""OpenAI Responses: flat ``{"type": "function", name, description, parameters, strict}`` tools.
+"""OpenAI Responses: flat ``{"type": "function", name, description, parameters, strict}`` tools, and
+custom (free-form) ``{"type": "custom", name, description, format}`` tools.
 
 A Responses tool without ``strict`` (or ``strict: null``) decodes to a tool that declares no
 ``strict``: the server then tries strict mode and falls back to non-strict, so "undeclared" is the
@@ -11,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .. import custom
 from ..model import Choice, Tool
 from . import openai_common
 from .common import read_function, tool_list
 
 NAME = "openai-responses"
-# Responses tool-choice forms naming a hosted, MCP or custom tool.
+# Responses tool-choice forms naming a hosted or MCP tool.
 _UNSUPPORTED_CHOICES = frozenset(
     {
         "file_search",
@@ -29,7 +31,6 @@ _UNSUPPORTED_CHOICES = frozenset(
         "image_generation",
         "code_interpreter",
         "mcp",
-        "custom",
         "apply_patch",
         "shell",
         "local_shell",
@@ -40,7 +41,10 @@ _UNSUPPORTED_CHOICES = frozenset(
 def decode_tools(payload: object, profile: Mapping[str, str]) -> list[Tool]:
     tools = []
     for i, item in enumerate(tool_list(payload)):
-        obj = openai_common.function_tool(item, i)
+        obj = openai_common.openai_tool(item, i)
+        if obj["type"] == "custom":
+            tools.append(custom.read_tool(obj, (i,), tool_path=(i,), nested=False))
+            continue
         # the OpenAPI FunctionTool has `description: string | null`; real clients send null
         tools.append(
             read_function(obj, (i,), params_key="parameters", null_strict=True, null_description=True)
@@ -53,7 +57,9 @@ copies_schemas = openai_common.copies_schemas
 
 def encode_tools(tools: list[Tool], profile: Mapping[str, str]) -> list[dict]:
     return [
-        {
+        {"type": "custom", **custom.write_tool(tool, nested=False)}
+        if tool.custom
+        else {
             "type": "function",
             **openai_common.function_fields(tool, profile, always_parameters=True, undeclared_strict=False),
         }
@@ -61,11 +67,11 @@ def encode_tools(tools: list[Tool], profile: Mapping[str, str]) -> list[dict]:
     ]
 
 
-def _tool_ref(name: str) -> dict:
-    return {"type": "function", "name": name}
+def _tool_ref(name: str, is_custom: bool) -> dict:
+    return {"type": "custom" if is_custom else "function", "name": name}
 
 
-def _read_ref(ref: Any) -> str | None:
+def _read_ref(ref: Any, kind: str) -> str | None:
     name = ref.get("name")
     return name if isinstance(name, str) else None
 

@@ -18,6 +18,7 @@ from typing import Any
 from .. import calls, reasoning
 from .. import messages as msgs
 from .._json import MISSING, expect_list, expect_object, invalid
+from ..custom import is_custom_call
 from ..errors import Segments, TranslationError, pointer
 from ..request import (
     Request,
@@ -32,6 +33,7 @@ from ..request import (
     open_request,
     present,
     put_settings,
+    read_verbosity,
 )
 from . import openai_responses
 from .openai_chat_request import encode_format
@@ -89,7 +91,8 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
 
 
 def _decode_text_config(req: Request, config: dict, profile) -> None:
-    check_members(config, ("text",), ("format",), (), profile, NAME)
+    check_members(config, ("text",), ("format", "verbosity"), (), profile, NAME)
+    read_verbosity(req, config, "verbosity", ("text",))
     if not present(config, "format"):
         return
     base = ("text", "format")
@@ -136,7 +139,12 @@ def _decode_item(builder: msgs.Builder, item: dict, path: Segments, profile) -> 
         name = msgs.read_text(item.get("name", MISSING), path + ("name",), "`name`")
         args = calls.arguments_to_object(item.get("arguments", MISSING), path + ("arguments",), profile)
         builder.add(builder.for_assistant(path), msgs.tool_call(call_id, name, args), path)
-    elif kind == "function_call_output":
+    elif kind == "custom_tool_call":
+        call_id = msgs.read_text(item.get("call_id", MISSING), path + ("call_id",), "`call_id`")
+        name = msgs.read_text(item.get("name", MISSING), path + ("name",), "`name`")
+        part = msgs.custom_call(call_id, name, item.get("input", MISSING), path + ("input",), path)
+        builder.add(builder.for_assistant(path), part, path)
+    elif kind in ("function_call_output", "custom_tool_call_output"):
         call_id = msgs.read_text(item.get("call_id", MISSING), path + ("call_id",), "`call_id`")
         output = item.get("output", MISSING)
         if isinstance(output, str):
@@ -193,9 +201,10 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
     if req.system:
         out["instructions"] = msgs.join_texts(req.system)
     items: list[dict] = []
+    custom = {p["id"] for m in req.messages for p in m["content"] if is_custom_call(p)}
     for message in req.messages:
         if message["role"] == "user":
-            items += _encode_user(req, message, profile)
+            items += _encode_user(req, message, profile, custom)
         else:
             items += _encode_assistant(message, profile)
     out["input"] = items
@@ -210,6 +219,8 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
     if "response_format" in req.settings:
         fmt = encode_format(req, profile)
         out["text"] = {"format": fmt if fmt.get("type") == "json_object" else {"type": "json_schema", **fmt}}
+    if "verbosity" in req.settings:
+        out.setdefault("text", {})["verbosity"] = req.settings["verbosity"]
     return out
 
 
@@ -221,14 +232,16 @@ def _input_part(part: Any) -> dict:
     return {"type": "input_image", "image_url": msgs.url_of(part), "detail": "auto"}
 
 
-def _encode_user(req: Request, message: dict, profile) -> list[dict]:
+def _encode_user(req: Request, message: dict, profile, custom: set[str]) -> list[dict]:
+    """The items of a user message; ``custom``: the ids of custom (free-form) tool calls, whose results
+    are ``custom_tool_call_output`` items."""
     results, others = msgs.split_user(message)
     items = []
     for result in results:
         output = msgs.result_text(req, result, profile, NAME, images=True)
         items.append(
             {
-                "type": "function_call_output",
+                "type": "custom_tool_call_output" if result["call_id"] in custom else "function_call_output",
                 "call_id": msgs.out_id(result["call_id"], NAME, profile),
                 "output": output if isinstance(output, str) else [_input_part(p) for p in output],
             }
@@ -252,6 +265,11 @@ def _encode_assistant(message: dict, profile) -> list[dict]:
     for part in message["content"]:
         if part["type"] == "text":
             texts.append(part["text"])
+        elif part["type"] == "tool_call" and is_custom_call(part):
+            flush()
+            call_id = msgs.out_id(part["id"], NAME, profile)
+            item = {"type": "custom_tool_call", "call_id": call_id, "name": part["name"]}
+            items.append({**item, "input": str(part["input"])})
         elif part["type"] == "tool_call":
             flush()
             item = {"type": "function_call"}

@@ -2,7 +2,8 @@
 
 Output items: ``message`` (``output_text`` → text, ``refusal`` → text and stop reason ``refusal``),
 ``function_call`` (canonical ``id`` = ``call_id``; the ``fc_…`` item ``id`` is kept as the part's
-``item_id`` and written back only to openai-responses), ``reasoning`` (summary texts joined with a
+``item_id`` and written back only to openai-responses), ``custom_tool_call`` (the same, with ``input``
+for ``arguments`` and a ``ctc_…`` item id), ``reasoning`` (summary texts joined with a
 blank line → thinking text, ``encrypted_content`` → its opaque signature, carried so a client can
 hand it back through the same translator; an item with neither is dropped). Other items (hosted
 tool calls) are ``content.unsupported`` (degrade: dropped). The stop reason comes from ``status``
@@ -26,6 +27,7 @@ from ..calls import (
 )
 from .response_common import (
     canonical_response,
+    custom_call_part,
     envelope_seed,
     expect_value,
     has_tool_calls,
@@ -88,9 +90,12 @@ def _decode_reasoning(item: dict, path: tuple) -> dict | None:
     return part
 
 
-def _item_id(call_id: str) -> str:
-    """The item id written for a call that has none: ``fc_`` + 24 hex digits of the SHA-256 of the
-    call id (recognisable on the way back, never equal to a real or hand-written id)."""
+def _item_id(call_id: str, custom: bool = False) -> str:
+    """The item id written for a call that has none: ``fc_`` (``ctc_`` for a custom tool call) + 24 hex
+    digits of the SHA-256 of the call id (recognisable on the way back, never equal to a real or
+    hand-written id)."""
+    if custom:
+        return derived_id("ctc_", "custom_tool_call", call_id)
     return derived_id("fc_", "function_call", call_id)
 
 
@@ -98,7 +103,8 @@ def _kept_item_id(item: dict, path: tuple) -> Any:
     """The item ``id`` to keep as ``item_id``: MISSING when absent or when it is the one
     :func:`_item_id` derives from the ``call_id`` (so canonical → Responses → canonical adds nothing)."""
     item_id = opt_string(item, "id", path, "`id`")
-    if item_id is not MISSING and item_id == _item_id(item["call_id"]):
+    custom = item.get("type") == "custom_tool_call"
+    if item_id is not MISSING and item_id == _item_id(item["call_id"], custom):
         return MISSING
     return item_id
 
@@ -130,6 +136,10 @@ def decode_response(payload: Any, profile: Mapping[str, str]) -> dict:
                     item_id=_kept_item_id(item, path),
                 )
             )
+        elif kind == "custom_tool_call":
+            call_id = need_string(item, "call_id", path, "`call_id`")
+            name = need_string(item, "name", path, "`name`")
+            content.append(custom_call_part(item, call_id, name, path, item_id=_kept_item_id(item, path)))
         elif kind == "reasoning":
             part = _decode_reasoning(item, path)
             if part is not None:
@@ -185,7 +195,19 @@ def _encode_output(canonical: Mapping[str, Any], profile: Mapping[str, str]) -> 
             )
             continue
         message = None
-        if part["type"] == "tool_call":
+        if part["type"] == "tool_call" and "input" in part:
+            call_id = encode_call_id(part["id"], NAME, profile)
+            output.append(
+                {
+                    "type": "custom_tool_call",
+                    "id": part.get("item_id") or _item_id(call_id, custom=True),
+                    "call_id": call_id,
+                    "name": part["name"],
+                    "input": str(part["input"]),
+                    "status": "completed",
+                }
+            )
+        elif part["type"] == "tool_call":
             call_id = encode_call_id(part["id"], NAME, profile)
             output.append(
                 {

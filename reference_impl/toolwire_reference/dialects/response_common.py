@@ -16,7 +16,8 @@ from typing import Any
 
 from .._json import MISSING, json_type
 from ..calls import response_invalid
-from ..errors import Segments, fail
+from ..custom import FreeInput
+from ..errors import Segments, fail, pointer
 from ..profiles import degrading
 
 USAGE_KEYS = ("input_tokens", "output_tokens", "cached_input_tokens", "reasoning_tokens")
@@ -157,6 +158,17 @@ def tool_call_part(call_id: str, name: str, args: Any, **extra: Any) -> dict:
 
     part = {"type": "tool_call", "id": call_id, "name": name}
     set_arguments(part, args)
+    for key, value in extra.items():
+        if value is not MISSING:
+            part[key] = value
+    return part
+
+
+def custom_call_part(obj: dict, call_id: str, name: str, path: Segments, **extra: Any) -> dict:
+    """A canonical tool_call part of a custom (free-form) tool from the object holding its ``input``
+    (a string, else ``response.invalid``); ``path`` is the call's source pointer."""
+    part = {"type": "tool_call", "id": call_id, "name": name}
+    part["input"] = FreeInput(need_string(obj, "input", path, "`input`"), pointer(path))
     for key, value in extra.items():
         if value is not MISSING:
             part[key] = value

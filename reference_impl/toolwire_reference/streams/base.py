@@ -17,12 +17,15 @@ Errors: ``stream.invalid_event`` at ``/<event position>/data/...`` for an event 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
 from .._json import check_depth, json_type
 from ..calls import derived_id
+from ..custom import WRAP_PARAMETER, has_custom_tools, wrapping
 from ..errors import Segments, TranslationError, fail, pointer
+from ..rules import CUSTOM_STREAM_DIALECTS
 
 # Targets with a place for thinking (RULES.md "Thinking and signatures"); openai-chat has none.
 THINKING_TARGETS = ("canonical", "anthropic", "openai-responses", "gemini")
@@ -196,11 +199,13 @@ class Decoder:
         out.append(event)
         return out
 
-    def call_delta(self, key: Any, fragment: str) -> list[dict]:
-        self.string(fragment, "an arguments fragment")
+    def call_delta(self, key: Any, fragment: str, member: str = "arguments") -> list[dict]:
+        """A fragment of the open call ``key``: its JSON arguments text, or (``member="input"``) a
+        custom (free-form) call's input text."""
+        self.string(fragment, f"an {member} fragment")
         if not fragment:
             return []
-        return [{"type": "tool_call_delta", "index": self.open_calls[key], "arguments": fragment}]
+        return [{"type": "tool_call_delta", "index": self.open_calls[key], member: fragment}]
 
     def end_call(self, key: Any) -> list[dict]:
         index = self.open_calls.pop(key, None)
@@ -259,6 +264,46 @@ class Encoder:
         if not self.ended:  # the decoders raise first; a defence for direct use
             raise truncated("canonical", "message_end")
         return []
+
+
+class CustomCallGuard:
+    """Custom (free-form) tool calls for a target stream without them (Anthropic, Gemini, and Chat, whose
+    chunk type ``ChoiceDeltaToolCall`` is a function call only): ``content.unsupported`` at the source
+    event that starts one, as the ``response`` kind refuses them (RULES.md "Custom (free-form) tools");
+    under ``custom.tools=wrap`` (Anthropic, Gemini) the call of the function the tool became, its input
+    streamed as the JSON text ``{"input": "…"}`` fragment by fragment."""
+
+    def __init__(self, target: str, decoder: Decoder, profile: Mapping[str, str]) -> None:
+        self.active = target not in CUSTOM_STREAM_DIALECTS
+        self.wrap = wrapping(profile) and not has_custom_tools(target)
+        self.target = target
+        self.decoder = decoder
+        self.wrapped: set[int] = set()  # open blocks of wrapped calls
+
+    def feed(self, event: dict) -> list[dict]:
+        if not self.active:
+            return [event]
+        kind = event["type"]
+        if kind == "tool_call_start" and event.get("custom"):
+            if not self.wrap:
+                what = f"a call of the custom (free-form) tool {event['name']!r}"
+                message = f"{what} has no equivalent in {self.target}"
+                raise fail("content.unsupported", message, (self.decoder.position, "data"))
+            self.wrapped.add(event["index"])
+            start = {k: v for k, v in event.items() if k != "custom"}
+            opening = json.dumps({WRAP_PARAMETER: ""})[:-2]  # '{"input": "'
+            return [start, {"type": "tool_call_delta", "index": event["index"], "arguments": opening}]
+        if event.get("index") not in self.wrapped:
+            return [event]
+        if kind == "tool_call_delta":
+            escaped = json.dumps(event["input"], ensure_ascii=False)[1:-1]  # the text inside a JSON string
+            if not escaped:
+                return []
+            return [{"type": "tool_call_delta", "index": event["index"], "arguments": escaped}]
+        if kind == "block_end":
+            self.wrapped.discard(event["index"])
+            return [{"type": "tool_call_delta", "index": event["index"], "arguments": '"}'}, event]
+        return [event]
 
 
 class ThinkingFilter:

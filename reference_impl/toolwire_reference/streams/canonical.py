@@ -20,8 +20,8 @@ _FIELDS = {
     "message_start": {"id": str, "model": str},
     "text_delta": {"index": int, "text": str},
     "thinking_delta": {"index": int, "text": str, "signature": str},
-    "tool_call_start": {"index": int, "id": str, "name": str, "signature": str},
-    "tool_call_delta": {"index": int, "arguments": str},
+    "tool_call_start": {"index": int, "id": str, "name": str, "signature": str, "custom": bool},
+    "tool_call_delta": {"index": int, "arguments": str, "input": str},
     "block_end": {"index": int},
     "message_end": {"stop_reason": str, "stop_sequence": (str, type(None)), "usage": dict},
     "error": {"error": dict},
@@ -30,7 +30,7 @@ _REQUIRED = {
     "text_delta": ("index", "text"),
     "thinking_delta": ("index", "text"),
     "tool_call_start": ("index", "id", "name"),
-    "tool_call_delta": ("index", "arguments"),
+    "tool_call_delta": ("index",),
     "block_end": ("index",),
     "message_end": ("stop_reason",),
     "error": ("error",),
@@ -45,6 +45,7 @@ class CanonicalDecoder(Decoder):
     def __init__(self, profile: Mapping[str, str]) -> None:
         super().__init__(profile)
         self.open: dict[int, str] = {}  # open block index -> kind
+        self.custom: set[int] = set()  # blocks of custom (free-form) tool calls
 
     def on_data(self, data: Any) -> list[dict]:
         if self.ended:
@@ -60,7 +61,7 @@ class CanonicalDecoder(Decoder):
                 continue
             if key not in fields:
                 raise self.invalid(f"a {kind} event has no member `{key}`", key)
-            if not isinstance(value, fields[key]) or isinstance(value, bool):
+            if not isinstance(value, fields[key]) or (isinstance(value, bool) and fields[key] is not bool):
                 raise self.invalid(f"`{key}` has the wrong type", key)
         for key in _REQUIRED.get(kind, ()):
             if key not in data:
@@ -86,6 +87,7 @@ class CanonicalDecoder(Decoder):
             return [dict(data)]
         index = data["index"]
         if kind == "block_end":
+            self.custom.discard(index)
             if self.open.pop(index, None) is None:
                 raise self.invalid(f"block_end for block {index}, which is not open", "index")
             return [dict(data)]
@@ -98,11 +100,17 @@ class CanonicalDecoder(Decoder):
             if kind == "tool_call_start":
                 self.calls += 1
             self.open[index] = "tool_call" if kind == "tool_call_start" else _DELTA_KIND[kind]
+            if data.get("custom"):
+                self.custom.add(index)
             return [dict(data)]
         if self.open.get(index) != _DELTA_KIND[kind]:
             raise self.invalid(
                 f"{kind} for block {index}, which is not an open {_DELTA_KIND[kind]} block", "index"
             )
+        if kind == "tool_call_delta":
+            member = "input" if index in self.custom else "arguments"  # a custom call's text is `input`
+            if set(data) != {"type", "index", member}:
+                raise self.invalid(f"a tool_call_delta of block {index} carries `{member}` (only)")
         return [dict(data)]
 
 

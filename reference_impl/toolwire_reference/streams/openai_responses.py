@@ -76,6 +76,15 @@ class OpenAIResponsesDecoder(Decoder):
                 state["sent"] = True
                 out += self.call_delta(index, item["arguments"])
             return out
+        if kind == "custom_tool_call":
+            item_id = item.get("id")
+            if item_id == _item_id(item["call_id"], custom=True):
+                item_id = None
+            out = self.start_call(index, item["call_id"], item["name"], item_id=item_id, custom=True)
+            if item.get("input"):
+                state["sent"] = True
+                out += self.call_delta(index, item["input"], "input")
+            return out
         if kind not in ("message", "reasoning"):
             state["type"] = "skip"
             unsupported_part(f"a `{kind}` output item", self.path("item"), self.profile)
@@ -95,6 +104,20 @@ class OpenAIResponsesDecoder(Decoder):
             out += self.call_delta(data["output_index"], data["arguments"])
         return out + self.end_call(data["output_index"])  # the arguments are complete
 
+    def _custom_tool_call_input_delta(self, data: dict) -> list[dict]:
+        state = self._item(data, "custom_tool_call")
+        if data["delta"]:
+            state["sent"] = True
+        return self.call_delta(data["output_index"], data["delta"], "input")
+
+    def _custom_tool_call_input_done(self, data: dict) -> list[dict]:
+        state = self._item(data, "custom_tool_call")
+        out: list[dict] = []
+        if not state["sent"] and data.get("input"):
+            state["sent"] = True
+            out += self.call_delta(data["output_index"], data["input"], "input")
+        return out + self.end_call(data["output_index"])  # the input is complete
+
     def _output_item_done(self, data: dict) -> list[dict]:
         index, item = data["output_index"], data["item"]
         state = self.items.pop(index, None)
@@ -103,9 +126,10 @@ class OpenAIResponsesDecoder(Decoder):
                 f"output_item.done for output_index {index}, which is not open", "output_index"
             )
         out: list[dict] = []
-        if state["type"] == "function_call":
-            if not state["sent"] and item.get("arguments") and data["output_index"] in self.open_calls:
-                out += self.call_delta(index, item["arguments"])
+        if state["type"] in ("function_call", "custom_tool_call"):
+            member = "arguments" if state["type"] == "function_call" else "input"
+            if not state["sent"] and item.get(member) and data["output_index"] in self.open_calls:
+                out += self.call_delta(index, item[member], member)
             return out + self.end_call(index)
         if state["type"] == "message":
             if not state["sent"]:  # content only in the done item
@@ -390,44 +414,45 @@ class OpenAIResponsesEncoder(Encoder):
     def on_tool_call_start(self, event: dict) -> list[dict]:
         out = self._close_message()
         call_id = encode_call_id(event["id"], NAME, self.profile)
+        custom = bool(event.get("custom"))
         item = {
-            "id": event.get("item_id") or _item_id(call_id),
-            "type": "function_call",
+            "id": event.get("item_id") or _item_id(call_id, custom=custom),
+            "type": "custom_tool_call" if custom else "function_call",
             "status": "in_progress",
-            "arguments": "",
+            "input" if custom else "arguments": "",
             "call_id": call_id,
             "name": event["name"],
         }
         index, added = self._add(item)
-        self.blocks[event["index"]] = {"kind": "call", "index": index, "text": []}
+        self.blocks[event["index"]] = {"kind": "call", "index": index, "text": [], "custom": custom}
         return out + added
 
     def _arguments(self, state: dict, text: str) -> dict:
         state["text"].append(text)
         item = self.output[state["index"]]
-        return self._event(
-            "response.function_call_arguments.delta",
-            item_id=item["id"],
-            output_index=state["index"],
-            delta=text,
-        )
+        kind = "custom_tool_call_input" if state["custom"] else "function_call_arguments"
+        where = {"item_id": item["id"], "output_index": state["index"]}
+        return self._event(f"response.{kind}.delta", **where, delta=text)
 
     def on_tool_call_delta(self, event: dict) -> list[dict]:
-        if not event["arguments"]:
+        text = event.get("input") or event.get("arguments")
+        if not text:
             return []
-        return [self._arguments(self.blocks[event["index"]], event["arguments"])]
+        return [self._arguments(self.blocks[event["index"]], text)]
 
     def _end_call(self, state: dict) -> list[dict]:
-        out = [] if state["text"] else [self._arguments(state, "{}")]
+        out = [] if state["text"] or state["custom"] else [self._arguments(state, "{}")]
         item = self.output[state["index"]]
-        item["arguments"] = "".join(state["text"])
+        member = "input" if state["custom"] else "arguments"
+        item[member] = "".join(state["text"])
         item["status"] = "completed"
+        kind = "custom_tool_call_input" if state["custom"] else "function_call_arguments"
         out.append(
             self._event(
-                "response.function_call_arguments.done",
+                f"response.{kind}.done",
                 item_id=item["id"],
                 output_index=state["index"],
-                arguments=item["arguments"],
+                **{member: item[member]},
             )
         )
         out.append(

@@ -165,7 +165,10 @@ class LiteLLMTranslator(PeerTranslator):
     name = "litellm"
     #: LiteLLM carries thinking into the streams it translates (Anthropic ``thinking`` blocks, Responses
     #: ``reasoning`` items; chat chunks get ``reasoning_content``, a member the chat target has no form for)
-    profiles = {**PeerTranslator.profiles, "stream.thinking": ["keep"]}
+    #: ``custom.tools=wrap``: LiteLLM makes an OpenAI custom (free-form) tool a function with one string
+    #: parameter ``content`` (litellm/responses/litellm_completion_transformation/custom_tools.py,
+    #: convert_custom_tool_to_function_tool) and a custom call a call of it
+    profiles = {**PeerTranslator.profiles, "stream.thinking": ["keep"], "custom.tools": ["wrap"]}
     dist = "litellm"
     library_modules = ("litellm",)
 

@@ -498,24 +498,26 @@ class OpenAIResponsesAccumulator(Accumulator):
         if kind == "response.output_item.added":
             item = data["item"]
             self.items[data["output_index"]] = json_copy(item)
-            if item.get("type") == "function_call":
+            if item.get("type") in ("function_call", "custom_tool_call"):
+                member = "arguments" if item["type"] == "function_call" else "input"
                 self.call_of[data["output_index"]] = ordinal = self.new_call()
                 out = [Fragment("call_start", call=ordinal)]
-                if item.get("arguments"):
+                if item.get(member):
                     self.streamed.add(("args", data["output_index"]))
-                    out.append(Fragment("arguments", item["arguments"], ordinal))
+                    out.append(Fragment("arguments", item[member], ordinal))
                 return out
         elif kind == "response.output_item.done":
             self.items[data["output_index"]] = json_copy(data["item"])
             if data["output_index"] in self.call_of:
                 return [Fragment("call_end", call=self.call_of[data["output_index"]])]
-        elif kind == "response.function_call_arguments.delta":
+        elif kind in ("response.function_call_arguments.delta", "response.custom_tool_call_input.delta"):
             self.streamed.add(("args", data["output_index"]))
             if data["delta"]:
                 return [Fragment("arguments", data["delta"], self.call_of[data["output_index"]])]
-        elif kind == "response.function_call_arguments.done":
-            if ("args", data["output_index"]) not in self.streamed and data.get("arguments"):
-                return [Fragment("arguments", data["arguments"], self.call_of[data["output_index"]])]
+        elif kind in ("response.function_call_arguments.done", "response.custom_tool_call_input.done"):
+            member = "arguments" if kind.startswith("response.function_call") else "input"
+            if ("args", data["output_index"]) not in self.streamed and data.get(member):
+                return [Fragment("arguments", data[member], self.call_of[data["output_index"]])]
         elif kind in self.TEXT:
             key = (
                 "text",
@@ -574,15 +576,18 @@ class CanonicalAccumulator(Accumulator):
             return [Fragment("call_end", call=self.call_of[data["index"]])]
         elif kind == "tool_call_start":
             block = {"type": "tool_call", "id": data["id"], "name": data["name"], "_args": []}
+            if data.get("custom"):
+                block["_custom"] = True
             if "signature" in data:
                 block["signature"] = data["signature"]
             self.blocks[data["index"]] = block
             self.call_of[data["index"]] = ordinal = self.new_call()
             return [Fragment("call_start", call=ordinal)]
         elif kind == "tool_call_delta":
-            self.blocks[data["index"]]["_args"].append(data["arguments"])
-            if data["arguments"]:
-                return [Fragment("arguments", data["arguments"], self.call_of[data["index"]])]
+            text = data["input"] if "input" in data else data["arguments"]  # a custom call's text: `input`
+            self.blocks[data["index"]]["_args"].append(text)
+            if text:
+                return [Fragment("arguments", text, self.call_of[data["index"]])]
         elif kind in ("text_delta", "thinking_delta"):
             btype = "text" if kind == "text_delta" else "thinking"
             block = self.blocks.setdefault(data["index"], {"type": btype, "text": ""})
@@ -599,6 +604,10 @@ class CanonicalAccumulator(Accumulator):
             block = dict(self.blocks[index])
             if block["type"] == "tool_call":
                 text = "".join(block.pop("_args"))
+                if block.pop("_custom", False):
+                    block["input"] = text
+                    content.append(block)
+                    continue
                 try:
                     block["arguments"] = _parse_object(text)
                 except ValueError:

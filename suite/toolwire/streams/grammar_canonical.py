@@ -35,6 +35,7 @@ class CanonicalGrammar(Grammar):
         self.started = False
         self.blocks: list[str] = []
         self.open: set[int] = set()
+        self.custom: set[int] = set()  # blocks of custom (free-form) tool calls: their deltas carry `input`
 
     def on_event(self, name: str | None, data: Any) -> None:
         if not isinstance(data, dict) or not isinstance(data.get("type"), str):
@@ -79,11 +80,13 @@ class CanonicalGrammar(Grammar):
             if not data.get("id") or not data.get("name"):
                 raise self.fail("tool-call-start", f"tool_call_start {index} without id and name")
             self._open(index, "tool_call", kind)
+            if data.get("custom"):
+                self.custom.add(index)
             return
         block = DELTA_BLOCK.get(kind)
         if block is None:
             raise self.fail("unknown-event", f"unknown event type {kind!r}")
-        field = "arguments" if kind == "tool_call_delta" else "text"
+        field = ("input" if index in self.custom else "arguments") if kind == "tool_call_delta" else "text"
         if not isinstance(data.get(field), str):
             raise self.fail("delta-shape", f"{kind} without a string {field}")
         if index == len(self.blocks) and block != "tool_call":

@@ -7,7 +7,9 @@
 ``error`` event also ends the stream. A function call: ``output_item.added`` (``type: function_call``,
 ``call_id``, ``name``, ``arguments: ""``) → ``response.function_call_arguments.delta``… →
 ``response.function_call_arguments.done`` whose ``arguments`` equal the joined deltas →
-``output_item.done`` with the same arguments. Text: ``content_part.added`` → ``output_text.delta``… →
+``output_item.done`` with the same arguments; a custom (free-form) tool call the same with
+``custom_tool_call`` items, ``response.custom_tool_call_input.delta`` / ``.done`` and ``input``. Text:
+``content_part.added`` → ``output_text.delta``… →
 ``output_text.done`` (the joined text) → ``content_part.done``. Deltas name their item by ``item_id`` and
 ``output_index``. ``sequence_number``, when the first event has one, is on every event and increases
 (absent in the 2025-03 recordings, present since 2025-09: corpus/captures/openai-responses/09, 10 vs 11,
@@ -23,6 +25,14 @@ from typing import Any
 from .grammar import Grammar, describe
 
 TERMINAL = ("response.completed", "response.incomplete", "response.failed")
+#: call item type -> (the prefix of its delta / done events, the member holding its text)
+CALLS = {
+    "function_call": ("response.function_call_arguments", "arguments"),
+    "custom_tool_call": ("response.custom_tool_call_input", "input"),
+}
+CALL_EVENTS = {
+    f"{prefix}.{end}": (item, member) for item, (prefix, member) in CALLS.items() for end in ("delta", "done")
+}
 TEXT_DELTAS = {
     "response.output_text.delta": "response.output_text.done",
     "response.refusal.delta": "response.refusal.done",
@@ -35,6 +45,11 @@ TEXT_DONE_KEY = {
     "response.reasoning_summary_text.done": "text",
     "response.reasoning_text.done": "text",
 }
+
+
+def _keys(item_type: str) -> tuple[str, ...]:
+    """The members a terminal event's copy of a call item must repeat."""
+    return ("call_id", "name", CALLS[item_type][1])
 
 
 class _Item:
@@ -85,26 +100,27 @@ class OpenAIResponsesGrammar(Grammar):
             self._added(data)
         elif kind == "response.output_item.done":
             self._item_done(data)
-        elif kind == "response.function_call_arguments.delta":
-            item = self._open_item(data, "function_call")
+        elif kind in CALL_EVENTS and kind.endswith(".delta"):
+            item = self._open_item(data, CALL_EVENTS[kind][0])
             delta = data.get("delta")
             if not isinstance(delta, str):
                 raise self.fail("delta-shape", f"{kind} without a string delta")
             if item.arguments_done:
-                raise self.fail("arguments-after-done", f"{kind} after function_call_arguments.done")
+                raise self.fail("arguments-after-done", f"{kind} after its .done event")
             item.arguments.append(delta)
-        elif kind == "response.function_call_arguments.done":
-            item = self._open_item(data, "function_call")
+        elif kind in CALL_EVENTS:
+            item_type, member = CALL_EVENTS[kind]
+            item = self._open_item(data, item_type)
             joined = "".join(item.arguments)
-            if data.get("arguments") != joined and item.arguments:
+            if data.get(member) != joined and item.arguments:
                 raise self.fail(
                     "arguments-done",
-                    f"function_call_arguments.done arguments {str(data.get('arguments'))[:60]!r} differ from "
+                    f"{kind} {member} {str(data.get(member))[:60]!r} differ from "
                     f"the joined deltas {joined[:60]!r}",
                 )
-            if not isinstance(data.get("arguments"), str):
-                raise self.fail("arguments-done", "function_call_arguments.done without string arguments")
-            item.arguments = [data["arguments"]]
+            if not isinstance(data.get(member), str):
+                raise self.fail("arguments-done", f"{kind} without a string {member}")
+            item.arguments = [data[member]]
             item.arguments_done = True
         elif kind in TEXT_DELTAS:
             item = self._open_item(data, None)
@@ -164,12 +180,14 @@ class OpenAIResponsesGrammar(Grammar):
             )
         if not isinstance(item, dict) or not isinstance(item.get("type"), str):
             raise self.fail("item-shape", "output_item.added without a typed item")
-        if item["type"] == "function_call":
+        if item["type"] in CALLS:
+            member = CALLS[item["type"]][1]
             if not item.get("call_id") or not item.get("name"):
-                raise self.fail("function-call-added", f"function_call item {index} without call_id and name")
-            if item.get("arguments") not in ("", None):
+                what = f"{item['type']} item {index}"
+                raise self.fail("function-call-added", f"{what} without call_id and name")
+            if item.get(member) not in ("", None):
                 raise self.fail(
-                    "function-call-added", f"function_call item {index} must start with arguments ''"
+                    "function-call-added", f"{item['type']} item {index} must start with {member} ''"
                 )
         self.items.append(_Item(item))
 
@@ -198,20 +216,21 @@ class OpenAIResponsesGrammar(Grammar):
             raise self.fail(
                 "item-done-shape", f"output_item.done for item {data['output_index']} of another type"
             )
-        if item.type == "function_call":
+        if item.type in CALLS:
+            member = CALLS[item.type][1]
             for key in ("call_id", "name"):
                 if done.get(key) != item.item.get(key):
                     raise self.fail("item-done-call", f"output_item.done changes the call's {key}")
             joined = "".join(item.arguments)
-            if (item.arguments or item.arguments_done) and done.get("arguments") != joined:
+            if (item.arguments or item.arguments_done) and done.get(member) != joined:
                 raise self.fail(
                     "item-done-arguments",
-                    f"output_item.done arguments {str(done.get('arguments'))[:60]!r} differ from the "
+                    f"output_item.done {member} {str(done.get(member))[:60]!r} differ from the "
                     "streamed "
                     f"{joined[:60]!r}",
                 )
-            if not isinstance(done.get("arguments"), str):
-                raise self.fail("item-done-arguments", "a done function_call item without string arguments")
+            if not isinstance(done.get(member), str):
+                raise self.fail("item-done-arguments", f"a done {item.type} item without string {member}")
         item.item = done
         item.done = True
 
@@ -232,10 +251,7 @@ class OpenAIResponsesGrammar(Grammar):
                 if (
                     not isinstance(got, dict)
                     or got.get("type") != item.type
-                    or (
-                        item.type == "function_call"
-                        and any(got.get(k) != item.item.get(k) for k in ("call_id", "name", "arguments"))
-                    )
+                    or (item.type in CALLS and any(got.get(k) != item.item.get(k) for k in _keys(item.type)))
                 ):
                     raise self.fail(
                         "terminal-output",
