@@ -2,12 +2,15 @@
 results (dedupe, orphans, names), and the content conversions several encoders share.
 
 Canonical messages are ``{"role": "user" | "assistant", "content": [part, ...]}`` with the parts of
-``corpus/README.md``: ``text``, ``image`` (base64 or url), ``tool_call``, ``tool_result``, ``json``
-(inside results), ``thinking``. Tool results are parts of a user message, before its other parts.
+``corpus/README.md``: ``text``, ``image`` (base64 or url), ``document`` (base64, url or plain text),
+``tool_call``, ``tool_result``, ``json`` (inside results), ``thinking``. Tool results are parts of a
+user message, before its other parts.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import mimetypes
 import re
 from collections.abc import Mapping
@@ -69,6 +72,94 @@ def thinking(value: str, signature: Any = MISSING) -> dict:
     if isinstance(signature, str):
         part["signature"] = signature
     return part
+
+
+def document(source: dict, *, title: Any = MISSING, context: Any = MISSING, citations: Any = MISSING) -> dict:
+    """A canonical document part: ``source`` is ``{media_type, data}`` (base64), ``{url, media_type?}``
+    or ``{media_type: "text/plain", text}``; ``title``, ``context`` (Anthropic's text about the
+    document, given to the model) and ``citations`` (a bool) when the source has them."""
+    part = {"type": "document", **source}
+    for key, value in (("title", title), ("context", context)):
+        if isinstance(value, str):
+            part[key] = value
+    if isinstance(citations, bool):
+        part["citations"] = citations
+    return part
+
+
+#: the document types both OpenAI dialects document for file inputs (the file-inputs guide: PDF)
+OPENAI_DOCUMENT_TYPES = ("application/pdf",)
+PLAIN_TEXT = "text/plain"
+
+
+def document_text(part: dict) -> str | None:
+    """The text of a plain-text document (given as text, or as base64 UTF-8 data); None otherwise."""
+    if "text" in part:
+        return part["text"]
+    if part.get("media_type") != PLAIN_TEXT or "data" not in part:
+        return None
+    try:
+        return base64.b64decode(part["data"], altchars=_altchars(part["data"]), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+
+
+def document_data(part: dict) -> tuple[str, str] | None:
+    """(media type, base64 data) of a document given as data or as text; None for a URL document."""
+    if "data" in part:
+        return part["media_type"], part["data"]
+    if "text" in part:
+        return PLAIN_TEXT, base64.b64encode(part["text"].encode("utf-8")).decode("ascii")
+    return None
+
+
+def _altchars(data: str) -> bytes | None:
+    """The URL-safe alphabet when ``data`` uses it (the Gen AI SDKs write inlineData that way)."""
+    return b"-_" if ("-" in data or "_" in data) else None
+
+
+def document_from_openai(
+    file: dict, path: Segments, data_key: str, profile: Mapping[str, str]
+) -> dict | None:
+    """A document from an OpenAI file part (Chat ``file.file``, Responses ``input_file``): ``file_data``
+    (a base64 data URI), ``file_url`` (Responses) or ``file_id`` (an upload: content.unsupported);
+    ``filename`` is the title."""
+    name = file.get("filename")
+    title = name if isinstance(name, str) else MISSING
+    if isinstance(file.get("file_data"), str):
+        parsed = parse_data_uri(file["file_data"])
+        if parsed is None:
+            raise invalid(
+                "`file_data` must be a base64 data URI (data:<type>;base64,...)", path + (data_key,)
+            )
+        return document({"media_type": parsed[0], "data": parsed[1]}, title=title)
+    if isinstance(file.get("file_url"), str):
+        return document({"url": file["file_url"]}, title=title)
+    unsupported_part(profile, "a file given by id (an upload on the provider)", path)
+    return None
+
+
+def openai_file(
+    req: Request, part: dict, profile: Mapping[str, str], target: str, *, urls: bool
+) -> dict | None:
+    """The OpenAI file members of a canonical document: ``file_data`` (a data URI) for a PDF, or
+    ``file_url`` where the target takes one (``urls``: Responses); ``filename`` from the title. Any
+    other document (plain text, another type, a URL for Chat) and a ``context`` are
+    content.unsupported (under degrade: the document dropped, the context left out)."""
+    where = req.paths.get(id(part), ())
+    if "url" in part and urls:
+        out = {"file_url": part["url"]}
+    elif part.get("media_type") in OPENAI_DOCUMENT_TYPES and "data" in part:
+        out = {"file_data": f"data:{part['media_type']};base64,{part['data']}"}
+    else:
+        what = "a document URL" if "url" in part else f"a {part.get('media_type')} document"
+        unsupported_part(profile, what, where, target)
+        return None
+    if "title" in part:
+        out["filename"] = part["title"]
+    if "context" in part:
+        unsupported_part(profile, "a document's `context`", where + ("context",), target)
+    return out
 
 
 def parse_data_uri(url: str) -> tuple[str, str] | None:

@@ -144,6 +144,8 @@ def _decode_block(block: Any, role: str, path: Segments, profile, at) -> dict | 
         )
     if kind == "tool_result" and role == "user":
         return _decode_result(block, path, profile, at)
+    if kind == "document" and role == "user":
+        return _decode_document(block, path, profile)
     if kind == "thinking" and role == "assistant":
         value = msgs.read_text(block.get("thinking", MISSING), path + ("thinking",), "`thinking`")
         return msgs.thinking(value, block.get("signature", MISSING))
@@ -172,6 +174,32 @@ def _decode_image(block: dict, path: Segments, profile) -> dict | None:
         return msgs.image_url(msgs.read_text(source.get("url", MISSING), path + ("source", "url")))
     msgs.unsupported_part(profile, f"an image with a `{kind}` source", path + ("source",))
     return None
+
+
+def _decode_document(block: dict, path: Segments, profile) -> dict | None:
+    """A ``document`` block: base64 PDF, URL or plain-text source (a ``content`` or ``file`` source:
+    content.unsupported); ``title``, ``context`` and ``citations.enabled`` kept."""
+    source = expect_object(block.get("source", MISSING), path + ("source",), "`source`")
+    kind = source.get("type")
+    at = path + ("source",)
+    if kind == "base64":
+        found = {
+            "media_type": msgs.read_text(source.get("media_type", MISSING), at + ("media_type",)),
+            "data": msgs.read_text(source.get("data", MISSING), at + ("data",), "`data`"),
+        }
+    elif kind == "url":
+        found = {"url": msgs.read_text(source.get("url", MISSING), at + ("url",), "`url`")}
+    elif kind == "text":
+        found = {
+            "media_type": msgs.PLAIN_TEXT,
+            "text": msgs.read_text(source.get("data", MISSING), at + ("data",), "`data`"),
+        }
+    else:
+        msgs.unsupported_part(profile, f"a document with a `{kind}` source", at)
+        return None
+    citations = block.get("citations")
+    enabled = citations.get("enabled") if isinstance(citations, dict) else MISSING
+    return msgs.document(found, title=block.get("title"), context=block.get("context"), citations=enabled)
 
 
 def _decode_result(block: dict, path: Segments, profile, at) -> dict:
@@ -238,12 +266,35 @@ def _encode_image(part: dict) -> dict:
     }
 
 
+def _encode_document(req: Request, part: dict, profile) -> dict | None:
+    """A base64 PDF, a URL or a plain-text document; any other type is content.unsupported."""
+    text = msgs.document_text(part)
+    if text is not None:
+        source = {"type": "text", "media_type": msgs.PLAIN_TEXT, "data": text}
+    elif "url" in part:
+        source = {"type": "url", "url": part["url"]}
+    elif part.get("media_type") == "application/pdf":
+        source = {"type": "base64", "media_type": part["media_type"], "data": part["data"]}
+    else:
+        msgs.unsupported_part(profile, f"a {part['media_type']} document", req.paths.get(id(part), ()), NAME)
+        return None
+    out: dict = {"type": "document", "source": source}
+    for key in ("title", "context"):
+        if key in part:
+            out[key] = part[key]
+    if "citations" in part:
+        out["citations"] = {"enabled": part["citations"]}
+    return out
+
+
 def _encode_part(req: Request, part: dict, profile) -> dict | None:
     kind = part["type"]
     if kind == "text":
         return {"type": "text", "text": part["text"]}
     if kind == "image":
         return _encode_image(part)
+    if kind == "document":
+        return _encode_document(req, part, profile)
     if kind == "tool_call":
         return {
             "type": "tool_use",

@@ -198,6 +198,11 @@ def _user_content(message: dict, path: Segments, profile) -> list[tuple[dict, Se
             ref = part.get("image_url")
             url = ref.get("url") if isinstance(ref, dict) else ref
             out.append((msgs.image_from_url(url, where + ("image_url",)), where))
+        elif kind == "file":
+            file = expect_object(part.get("file", MISSING), where + ("file",), "`file`")
+            document = msgs.document_from_openai(file, where + ("file",), "file_data", profile)
+            if document is not None:
+                out.append((document, where))
         else:
             msgs.unsupported_part(profile, f"a `{kind}` content part", where)
     return out
@@ -334,6 +339,10 @@ def _encode_user(req: Request, message: dict, profile) -> list[dict]:
     for part in others:
         if part["type"] == "text":
             parts.append({"type": "text", "text": part["text"]})
+        elif part["type"] == "document":
+            file = msgs.openai_file(req, part, profile, NAME, urls=False)
+            if file is not None:
+                parts.append({"type": "file", "file": file})
         else:
             parts.append({"type": "image_url", "image_url": {"url": msgs.url_of(part)}})
     if len(parts) == 1 and parts[0]["type"] == "text":

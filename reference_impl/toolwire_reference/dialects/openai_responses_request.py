@@ -179,6 +179,10 @@ def _parts(parts: list, base: Segments, profile) -> list[tuple[dict, Segments]]:
             out.append((msgs.text(msgs.read_text(part.get("refusal", MISSING), where + ("refusal",))), where))
         elif kind == "input_image" and present(part, "image_url"):
             out.append((msgs.image_from_url(part["image_url"], where + ("image_url",)), where))
+        elif kind == "input_file":
+            document = msgs.document_from_openai(part, where, "file_data", profile)
+            if document is not None:
+                out.append((document, where))
         else:
             msgs.unsupported_part(profile, f"a `{kind}` content part", where)
     return out
@@ -221,6 +225,17 @@ def _input_part(part: Any) -> dict:
     return {"type": "input_image", "image_url": msgs.url_of(part), "detail": "auto"}
 
 
+def _user_parts(req: Request, parts: list[dict], profile) -> list[dict]:
+    """The user message's parts as Responses content parts (a document as an ``input_file``)."""
+    out = []
+    for part in parts:
+        if part["type"] != "document":
+            out.append(_input_part(part))
+        elif (file := msgs.openai_file(req, part, profile, NAME, urls=True)) is not None:
+            out.append({"type": "input_file", **file})
+    return out
+
+
 def _encode_user(req: Request, message: dict, profile) -> list[dict]:
     results, others = msgs.split_user(message)
     items = []
@@ -235,8 +250,8 @@ def _encode_user(req: Request, message: dict, profile) -> list[dict]:
         )
     if len(others) == 1 and others[0]["type"] == "text":
         items.append({"role": "user", "content": others[0]["text"]})
-    elif others:
-        items.append({"role": "user", "content": [_input_part(p) for p in others]})
+    elif others and (content := _user_parts(req, others, profile)):
+        items.append({"role": "user", "content": content})
     return items
 
 
