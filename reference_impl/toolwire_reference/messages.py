@@ -90,6 +90,8 @@ def document(source: dict, *, title: Any = MISSING, context: Any = MISSING, cita
 #: the document types both OpenAI dialects document for file inputs (the file-inputs guide: PDF)
 OPENAI_DOCUMENT_TYPES = ("application/pdf",)
 PLAIN_TEXT = "text/plain"
+#: the filename an OpenAI file part gets for a document without a title (OpenAI requires one with data)
+DOCUMENT_FILENAME = "document.pdf"
 
 
 def document_text(part: dict) -> str | None:
@@ -111,6 +113,16 @@ def document_data(part: dict) -> tuple[str, str] | None:
     if "text" in part:
         return PLAIN_TEXT, base64.b64encode(part["text"].encode("utf-8")).decode("ascii")
     return None
+
+
+def standard_base64(data: str) -> str:
+    """``data`` in the standard base64 alphabet, padded: the Gen AI SDKs write Gemini's bytes URL-safe
+    (``-``, ``_``), which Gemini reads either way, while Anthropic sources and the data URIs of OpenAI
+    take the standard alphabet (RFC 4648, section 4)."""
+    if "-" not in data and "_" not in data:
+        return data
+    data = data.replace("-", "+").replace("_", "/")
+    return data + "=" * (-len(data.rstrip()) % 4)
 
 
 def _altchars(data: str) -> bytes | None:
@@ -143,20 +155,21 @@ def openai_file(
     req: Request, part: dict, profile: Mapping[str, str], target: str, *, urls: bool
 ) -> dict | None:
     """The OpenAI file members of a canonical document: ``file_data`` (a data URI) for a PDF, or
-    ``file_url`` where the target takes one (``urls``: Responses); ``filename`` from the title. Any
+    ``file_url`` where the target takes one (``urls``: Responses); ``filename`` from the title (with
+    ``file_data`` the API requires one: ``DOCUMENT_FILENAME`` when there is no title). Any
     other document (plain text, another type, a URL for Chat) and a ``context`` are
     content.unsupported (under degrade: the document dropped, the context left out)."""
     where = req.paths.get(id(part), ())
     if "url" in part and urls:
         out = {"file_url": part["url"]}
     elif part.get("media_type") in OPENAI_DOCUMENT_TYPES and "data" in part:
-        out = {"file_data": f"data:{part['media_type']};base64,{part['data']}"}
+        out = {"file_data": f"data:{part['media_type']};base64,{standard_base64(part['data'])}"}
     else:
         what = "a document URL" if "url" in part else f"a {part.get('media_type')} document"
         unsupported_part(profile, what, where, target)
         return None
-    if "title" in part:
-        out["filename"] = part["title"]
+    if "title" in part or "file_data" in out:
+        out["filename"] = part.get("title", DOCUMENT_FILENAME)
     if "context" in part:
         unsupported_part(profile, "a document's `context`", where + ("context",), target)
     return out
@@ -184,7 +197,7 @@ def url_of(image: dict) -> str:
     """The URL an OpenAI dialect carries for a canonical image (a data URI for base64 data)."""
     if "url" in image:
         return image["url"]
-    return f"data:{image['media_type']};base64,{image['data']}"
+    return f"data:{image['media_type']};base64,{standard_base64(image['data'])}"
 
 
 def guess_media_type(image: dict) -> str | None:

@@ -36,6 +36,7 @@ SETTINGS = (
     "stop",
     "response_format",
     "reasoning",
+    "web_search",
     "stream",
 )
 

@@ -35,6 +35,7 @@ PROFILE_VALUES: dict[str, tuple[str, ...]] = {
     "stream.text-calls": ("off", "parse"),
     "text.malformed": ("error", "keep-text"),
     "request.model": ("carried", "routed"),  # no model to route to is configured: either carries it
+    "hosted.web-search": ("refuse", "map"),
 }
 PROFILE_DEFAULTS: dict[str, str] = {
     "openai.strict": "as-is",
@@ -51,6 +52,7 @@ PROFILE_DEFAULTS: dict[str, str] = {
     "stream.text-calls": "off",
     "text.malformed": "error",
     "request.model": "carried",
+    "hosted.web-search": "refuse",
 }
 
 # Request members dropped silently on decode (transport, storage, accounting and caching hints that

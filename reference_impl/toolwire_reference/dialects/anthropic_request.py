@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import calls, reasoning
+from .. import calls, hosted, reasoning
 from .. import messages as msgs
 from .._json import MISSING, expect_list, expect_object, invalid
 from ..errors import Segments, TranslationError, pointer
@@ -18,7 +18,6 @@ from ..request import (
     Request,
     copy_settings,
     decode_choice,
-    decode_tools,
     drop_setting,
     encode_choice,
     encode_tools,
@@ -105,7 +104,7 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
             where = path + ("content", j)
             builder.add(out, _decode_block(block, role, where, profile, req.at), where)
     if present(body, "tools"):
-        decode_tools(req, anthropic, body["tools"], ("tools",), profile)
+        hosted.decode_tools(req, anthropic, body["tools"], ("tools",), hosted.split_anthropic, profile)
     decode_choice(req, anthropic, body, ("tool_choice",), profile)
     return req
 
@@ -248,6 +247,7 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
         NAME,
     )
     tools = encode_tools(req, anthropic, NAME, profile)
+    tools = hosted.with_entry(tools, hosted.anthropic_tool(req, profile))
     if tools is not MISSING:
         out["tools"] = tools
     out.update(encode_choice(req, anthropic, profile))
@@ -262,7 +262,11 @@ def _encode_image(part: dict) -> dict:
         return {"type": "image", "source": {"type": "url", "url": part["url"]}}
     return {
         "type": "image",
-        "source": {"type": "base64", "media_type": part["media_type"], "data": part["data"]},
+        "source": {
+            "type": "base64",
+            "media_type": part["media_type"],
+            "data": msgs.standard_base64(part["data"]),
+        },
     }
 
 
@@ -271,10 +275,8 @@ def _encode_document(req: Request, part: dict, profile) -> dict | None:
     text = msgs.document_text(part)
     if text is not None:
         source = {"type": "text", "media_type": msgs.PLAIN_TEXT, "data": text}
-    elif "url" in part:
-        source = {"type": "url", "url": part["url"]}
-    elif part.get("media_type") == "application/pdf":
-        source = {"type": "base64", "media_type": part["media_type"], "data": part["data"]}
+    elif "url" in part or part.get("media_type") == "application/pdf":
+        source = _encode_image(part)["source"]  # the same url / base64 sources as an image
     else:
         msgs.unsupported_part(profile, f"a {part['media_type']} document", req.paths.get(id(part), ()), NAME)
         return None

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import calls, reasoning
+from .. import calls, hosted, reasoning
 from .. import messages as msgs
 from .._json import MISSING, copy_json, expect_list, expect_object, invalid
 from ..errors import pointer
@@ -65,6 +65,7 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
     if "response_format" in body:
         req.set("response_format", _response_format(req, body["response_format"]), ("response_format",))
     reasoning.read_canonical(req, body)
+    hosted.read_canonical(req, body)
     if "system" in body:
         for i, part in enumerate(expect_list(body["system"], ("system",), "`system`")):
             path = ("system", i)

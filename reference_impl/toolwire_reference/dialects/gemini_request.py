@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import calls, reasoning
+from .. import calls, hosted, reasoning
 from .. import messages as msgs
 from .._json import MISSING, copy_json, expect_list, expect_object, invalid, pick_alias
 from ..errors import Segments, TranslationError, pointer
@@ -26,7 +26,6 @@ from ..request import (
     check_members,
     copy_settings,
     decode_choice,
-    decode_tools,
     encode_choice,
     encode_tools,
     json_schema_format,
@@ -98,7 +97,7 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
     _decode_contents(req, expect_list(contents, (key,), "`contents`"), (key,), profile)
     key, tools = _get(body, "tools", _TOP, ())
     if tools is not MISSING and tools is not None:
-        decode_tools(req, gemini, tools, (key,), profile)
+        hosted.decode_tools(req, gemini, tools, (key,), hosted.split_gemini, profile)
     decode_choice(req, gemini, body, ("toolConfig", "tool_config"), profile)
     return req
 
@@ -322,7 +321,7 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
     out["contents"] = require_messages([c for c in contents if c["parts"]], NAME)
     if req.system:
         out["systemInstruction"] = {"parts": [{"text": part["text"]} for part in req.system]}
-    tools = encode_tools(req, gemini, NAME, profile)
+    tools = hosted.with_entry(encode_tools(req, gemini, NAME, profile), hosted.gemini_tool(req, profile))
     if tools is not MISSING:
         out["tools"] = tools
     out.update(encode_choice(req, gemini, profile))

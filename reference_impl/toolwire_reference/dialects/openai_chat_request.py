@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import calls, reasoning
+from .. import calls, hosted, reasoning
 from .. import messages as msgs
 from .._json import MISSING, expect_list, expect_object, invalid
 from ..errors import Segments, TranslationError, pointer
@@ -53,6 +53,7 @@ _KNOWN = frozenset(
         "stop",
         "response_format",
         "reasoning_effort",
+        "web_search_options",
         "stream",
     )
 )
@@ -82,6 +83,7 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
     if stop is not MISSING:
         req.set("stop", stop, ("stop",))
     reasoning.read_chat(req, body)
+    hosted.read_chat(req, body, profile)
     if present(body, "response_format"):
         fmt = _decode_format(req, body["response_format"])
         if fmt is not None:
@@ -284,6 +286,11 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
     if tools is not MISSING:
         out["tools"] = tools
     out.update(encode_choice(req, openai_chat, profile))
+    search = hosted.chat_options(req, profile)
+    if search is not None:
+        out["web_search_options"] = search
+        if "tools" not in out and out.get("tool_choice") == "auto":
+            del out["tool_choice"]  # Chat takes a tool choice only with tools; `auto` is the default
     put_settings(
         req,
         out,

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import calls, reasoning
+from .. import calls, hosted, reasoning
 from .. import messages as msgs
 from .._json import MISSING, expect_list, expect_object, invalid
 from ..errors import Segments, TranslationError, pointer
@@ -24,7 +24,6 @@ from ..request import (
     check_members,
     copy_settings,
     decode_choice,
-    decode_tools,
     drop_setting,
     encode_choice,
     encode_tools,
@@ -83,7 +82,8 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
         for i, item in enumerate(expect_list(value, ("input",), "`input`")):
             _decode_item(builder, expect_object(item, ("input", i), "an input item"), ("input", i), profile)
     if present(body, "tools"):
-        decode_tools(req, openai_responses, body["tools"], ("tools",), profile)
+        split = hosted.split_responses
+        hosted.decode_tools(req, openai_responses, body["tools"], ("tools",), split, profile)
     decode_choice(req, openai_responses, body, ("tool_choice", "parallel_tool_calls"), profile)
     return req
 
@@ -204,6 +204,7 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
             items += _encode_assistant(message, profile)
     out["input"] = items
     tools = encode_tools(req, openai_responses, NAME, profile)
+    tools = hosted.with_entry(tools, hosted.responses_tool(req, profile))
     if tools is not MISSING:
         out["tools"] = tools
     out.update(encode_choice(req, openai_responses, profile))
