@@ -59,17 +59,20 @@ def take_tools(
     otherwise. Pass the index to :func:`restore_paths` around the ``tools`` codec."""
     if not mapping(profile) or not isinstance(value, list):
         return value, None
-    kept, index = [], []
+    kept, index, changed = [], [], False
     for i, entry in enumerate(value):
         rest, found = split(entry, base + (i,)) if isinstance(entry, dict) else (entry, None)
         if found is not None:
             if SETTING in req.settings:
                 raise invalid("a request has one web search", base + (i,))
             _record(req, found, base + (i,))
+            changed = True
         if rest is not None:
             kept.append(rest)
             index.append(i)
-    return (kept, index) if len(kept) != len(value) else (value, None)
+    if not changed:
+        return value, None
+    return kept, (index if len(kept) != len(value) else None)
 
 
 def restore_paths(
@@ -308,7 +311,7 @@ def decode_tools(req: Request, codec: Any, value: Any, base: Segments, split: Sp
     """The request's tool list through the dialect's ``tools`` codec, its web search taken out first
     under ``map`` (a list of nothing but a web search leaves the request without function tools)."""
     tools, index = take_tools(req, value, base, split, profile)
-    if index is not None and not tools:
+    if isinstance(value, list) and value and not tools:
         return
     try:
         request.decode_tools(req, codec, tools, base, profile)
