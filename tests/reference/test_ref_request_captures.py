@@ -51,6 +51,7 @@ EXPECTED_ERRORS = {
     "23_code_execution_server_tool": ("tool.unsupported_type", "/tools/0/type", None),
     "18_web_search_tool": ("tool.unsupported_type", "/tools/0/type", None),
     "15_google_search_tool": ("tool.unsupported_type", "/tools/0/googleSearch", None),
+    "19_web_search_call_history": ("content.unsupported", "/input/2", None),
 }
 #: captures with a hosted tool: refused under every profile (no canonical round trip)
 HOSTED = {
@@ -59,6 +60,7 @@ HOSTED = {
     "23_code_execution_server_tool",
     "18_web_search_tool",
     "15_google_search_tool",
+    "19_web_search_call_history",
 }
 
 
