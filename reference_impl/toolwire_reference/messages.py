@@ -2,12 +2,15 @@
 results (dedupe, orphans, names), and the content conversions several encoders share.
 
 Canonical messages are ``{"role": "user" | "assistant", "content": [part, ...]}`` with the parts of
-``corpus/README.md``: ``text``, ``image`` (base64 or url), ``tool_call``, ``tool_result``, ``json``
-(inside results), ``thinking``. Tool results are parts of a user message, before its other parts.
+``corpus/README.md``: ``text``, ``image`` (base64 or url), ``document`` (base64, url or plain text),
+``tool_call``, ``tool_result``, ``json`` (inside results), ``thinking``. Tool results are parts of a
+user message, before its other parts.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import mimetypes
 import re
 from collections.abc import Mapping
@@ -78,6 +81,107 @@ def thinking(value: str, signature: Any = MISSING) -> dict:
     return part
 
 
+def document(source: dict, *, title: Any = MISSING, context: Any = MISSING, citations: Any = MISSING) -> dict:
+    """A canonical document part: ``source`` is ``{media_type, data}`` (base64), ``{url, media_type?}``
+    or ``{media_type: "text/plain", text}``; ``title``, ``context`` (Anthropic's text about the
+    document, given to the model) and ``citations`` (a bool) when the source has them."""
+    part = {"type": "document", **source}
+    for key, value in (("title", title), ("context", context)):
+        if isinstance(value, str):
+            part[key] = value
+    if isinstance(citations, bool):
+        part["citations"] = citations
+    return part
+
+
+#: the document types both OpenAI dialects document for file inputs (the file-inputs guide: PDF)
+OPENAI_DOCUMENT_TYPES = ("application/pdf",)
+PLAIN_TEXT = "text/plain"
+#: the filename an OpenAI file part gets for a document without a title (OpenAI requires one with data)
+DOCUMENT_FILENAME = "document.pdf"
+
+
+def document_text(part: dict) -> str | None:
+    """The text of a plain-text document (given as text, or as base64 UTF-8 data); None otherwise."""
+    if "text" in part:
+        return part["text"]
+    if part.get("media_type") != PLAIN_TEXT or "data" not in part:
+        return None
+    try:
+        return base64.b64decode(part["data"], altchars=_altchars(part["data"]), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+
+
+def document_data(part: dict) -> tuple[str, str] | None:
+    """(media type, base64 data) of a document given as data or as text; None for a URL document."""
+    if "data" in part:
+        return part["media_type"], part["data"]
+    if "text" in part:
+        return PLAIN_TEXT, base64.b64encode(part["text"].encode("utf-8")).decode("ascii")
+    return None
+
+
+def standard_base64(data: str) -> str:
+    """``data`` in the standard base64 alphabet, padded: the Gen AI SDKs write Gemini's bytes URL-safe
+    (``-``, ``_``), which Gemini reads either way, while Anthropic sources and the data URIs of OpenAI
+    take the standard alphabet (RFC 4648, section 4)."""
+    if "-" not in data and "_" not in data:
+        return data
+    data = data.replace("-", "+").replace("_", "/")
+    return data + "=" * (-len(data.rstrip()) % 4)
+
+
+def _altchars(data: str) -> bytes | None:
+    """The URL-safe alphabet when ``data`` uses it (the Gen AI SDKs write inlineData that way)."""
+    return b"-_" if ("-" in data or "_" in data) else None
+
+
+def document_from_openai(
+    file: dict, path: Segments, data_key: str, profile: Mapping[str, str]
+) -> dict | None:
+    """A document from an OpenAI file part (Chat ``file.file``, Responses ``input_file``): ``file_data``
+    (a base64 data URI), ``file_url`` (Responses) or ``file_id`` (an upload: content.unsupported);
+    ``filename`` is the title."""
+    name = file.get("filename")
+    title = name if isinstance(name, str) else MISSING
+    if isinstance(file.get("file_data"), str):
+        parsed = parse_data_uri(file["file_data"])
+        if parsed is None:
+            raise invalid(
+                "`file_data` must be a base64 data URI (data:<type>;base64,...)", path + (data_key,)
+            )
+        return document({"media_type": parsed[0], "data": parsed[1]}, title=title)
+    if isinstance(file.get("file_url"), str):
+        return document({"url": file["file_url"]}, title=title)
+    unsupported_part(profile, "a file given by id (an upload on the provider)", path)
+    return None
+
+
+def openai_file(
+    req: Request, part: dict, profile: Mapping[str, str], target: str, *, urls: bool
+) -> dict | None:
+    """The OpenAI file members of a canonical document: ``file_data`` (a data URI) for a PDF, or
+    ``file_url`` where the target takes one (``urls``: Responses); ``filename`` from the title (with
+    ``file_data`` the API requires one: ``DOCUMENT_FILENAME`` when there is no title). Any
+    other document (plain text, another type, a URL for Chat) and a ``context`` are
+    content.unsupported (under degrade: the document dropped, the context left out)."""
+    where = req.paths.get(id(part), ())
+    if "url" in part and urls:
+        out = {"file_url": part["url"]}
+    elif part.get("media_type") in OPENAI_DOCUMENT_TYPES and "data" in part:
+        out = {"file_data": f"data:{part['media_type']};base64,{standard_base64(part['data'])}"}
+    else:
+        what = "a document URL" if "url" in part else f"a {part.get('media_type')} document"
+        unsupported_part(profile, what, where, target)
+        return None
+    if "title" in part or "file_data" in out:
+        out["filename"] = part.get("title", DOCUMENT_FILENAME)
+    if "context" in part:
+        unsupported_part(profile, "a document's `context`", where + ("context",), target)
+    return out
+
+
 def parse_data_uri(url: str) -> tuple[str, str] | None:
     """``data:<media type>[;params];base64,<data>`` -> (media type, data); None for anything else."""
     match = _DATA_URI.match(url)
@@ -100,7 +204,7 @@ def url_of(image: dict) -> str:
     """The URL an OpenAI dialect carries for a canonical image (a data URI for base64 data)."""
     if "url" in image:
         return image["url"]
-    return f"data:{image['media_type']};base64,{image['data']}"
+    return f"data:{image['media_type']};base64,{standard_base64(image['data'])}"
 
 
 def guess_media_type(image: dict) -> str | None:

@@ -38,6 +38,7 @@ SETTINGS = (
     "response_format",
     "reasoning",
     "verbosity",
+    "web_search",
     "stream",
 )
 

@@ -42,6 +42,7 @@ PROFILE_VALUES: dict[str, tuple[str, ...]] = {
     "text.malformed": ("error", "keep-text"),
     "request.model": ("carried", "routed"),  # no model to route to is configured: either carries it
     "custom.tools": ("refuse", "wrap"),
+    "hosted.web-search": ("refuse", "map"),
 }
 PROFILE_DEFAULTS: dict[str, str] = {
     "openai.strict": "as-is",
@@ -59,6 +60,7 @@ PROFILE_DEFAULTS: dict[str, str] = {
     "text.malformed": "error",
     "request.model": "carried",
     "custom.tools": "refuse",
+    "hosted.web-search": "refuse",
 }
 
 # Request members dropped silently on decode (transport, storage, accounting and caching hints that

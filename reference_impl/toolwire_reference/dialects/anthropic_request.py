@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import calls, reasoning
+from .. import calls, hosted, reasoning
 from .. import messages as msgs
 from .._json import MISSING, expect_list, expect_object, invalid
 from ..errors import Segments, TranslationError, pointer
@@ -18,7 +18,6 @@ from ..request import (
     Request,
     copy_settings,
     decode_choice,
-    decode_tools,
     drop_setting,
     encode_choice,
     encode_tools,
@@ -105,7 +104,7 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
             where = path + ("content", j)
             builder.add(out, _decode_block(block, role, where, profile, req.at), where)
     if present(body, "tools"):
-        decode_tools(req, anthropic, body["tools"], ("tools",), profile)
+        hosted.decode_tools(req, anthropic, body["tools"], ("tools",), hosted.split_anthropic, profile)
     decode_choice(req, anthropic, body, ("tool_choice",), profile)
     return req
 
@@ -144,6 +143,8 @@ def _decode_block(block: Any, role: str, path: Segments, profile, at) -> dict | 
         )
     if kind == "tool_result" and role == "user":
         return _decode_result(block, path, profile, at)
+    if kind == "document" and role == "user":
+        return _decode_document(block, path, profile)
     if kind == "thinking" and role == "assistant":
         value = msgs.read_text(block.get("thinking", MISSING), path + ("thinking",), "`thinking`")
         return msgs.thinking(value, block.get("signature", MISSING))
@@ -172,6 +173,32 @@ def _decode_image(block: dict, path: Segments, profile) -> dict | None:
         return msgs.image_url(msgs.read_text(source.get("url", MISSING), path + ("source", "url")))
     msgs.unsupported_part(profile, f"an image with a `{kind}` source", path + ("source",))
     return None
+
+
+def _decode_document(block: dict, path: Segments, profile) -> dict | None:
+    """A ``document`` block: base64 PDF, URL or plain-text source (a ``content`` or ``file`` source:
+    content.unsupported); ``title``, ``context`` and ``citations.enabled`` kept."""
+    source = expect_object(block.get("source", MISSING), path + ("source",), "`source`")
+    kind = source.get("type")
+    at = path + ("source",)
+    if kind == "base64":
+        found = {
+            "media_type": msgs.read_text(source.get("media_type", MISSING), at + ("media_type",)),
+            "data": msgs.read_text(source.get("data", MISSING), at + ("data",), "`data`"),
+        }
+    elif kind == "url":
+        found = {"url": msgs.read_text(source.get("url", MISSING), at + ("url",), "`url`")}
+    elif kind == "text":
+        found = {
+            "media_type": msgs.PLAIN_TEXT,
+            "text": msgs.read_text(source.get("data", MISSING), at + ("data",), "`data`"),
+        }
+    else:
+        msgs.unsupported_part(profile, f"a document with a `{kind}` source", at)
+        return None
+    citations = block.get("citations")
+    enabled = citations.get("enabled") if isinstance(citations, dict) else MISSING
+    return msgs.document(found, title=block.get("title"), context=block.get("context"), citations=enabled)
 
 
 def _decode_result(block: dict, path: Segments, profile, at) -> dict:
@@ -220,6 +247,7 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
         NAME,
     )
     tools = encode_tools(req, anthropic, NAME, profile)
+    tools = hosted.with_entry(tools, hosted.anthropic_tool(req, profile))
     if tools is not MISSING:
         out["tools"] = tools
     out.update(encode_choice(req, anthropic, profile))
@@ -234,8 +262,31 @@ def _encode_image(part: dict) -> dict:
         return {"type": "image", "source": {"type": "url", "url": part["url"]}}
     return {
         "type": "image",
-        "source": {"type": "base64", "media_type": part["media_type"], "data": part["data"]},
+        "source": {
+            "type": "base64",
+            "media_type": part["media_type"],
+            "data": msgs.standard_base64(part["data"]),
+        },
     }
+
+
+def _encode_document(req: Request, part: dict, profile) -> dict | None:
+    """A base64 PDF, a URL or a plain-text document; any other type is content.unsupported."""
+    text = msgs.document_text(part)
+    if text is not None:
+        source = {"type": "text", "media_type": msgs.PLAIN_TEXT, "data": text}
+    elif "url" in part or part.get("media_type") == "application/pdf":
+        source = _encode_image(part)["source"]  # the same url / base64 sources as an image
+    else:
+        msgs.unsupported_part(profile, f"a {part['media_type']} document", req.paths.get(id(part), ()), NAME)
+        return None
+    out: dict = {"type": "document", "source": source}
+    for key in ("title", "context"):
+        if key in part:
+            out[key] = part[key]
+    if "citations" in part:
+        out["citations"] = {"enabled": part["citations"]}
+    return out
 
 
 def _encode_part(req: Request, part: dict, profile) -> dict | None:
@@ -244,6 +295,8 @@ def _encode_part(req: Request, part: dict, profile) -> dict | None:
         return {"type": "text", "text": part["text"]}
     if kind == "image":
         return _encode_image(part)
+    if kind == "document":
+        return _encode_document(req, part, profile)
     if kind == "tool_call":
         return {
             "type": "tool_use",

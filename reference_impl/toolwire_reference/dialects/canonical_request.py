@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import calls, reasoning
+from .. import calls, hosted, reasoning
 from .. import messages as msgs
 from .._json import MISSING, copy_json, expect_list, expect_object, invalid
 from ..custom import read_input
@@ -32,13 +32,14 @@ _MEMBERS = ("model", "system", "messages", "tools", "tool_choice", "parallel_too
 _PART_MEMBERS = {
     "text": ("type", "text"),
     "image": ("type", "media_type", "data", "url"),
+    "document": ("type", "media_type", "data", "url", "text", "title", "context", "citations"),
     "tool_call": ("type", "id", "name", "arguments", "arguments_raw", "input", "signature", "item_id"),
     "tool_result": ("type", "call_id", "name", "content", "is_error"),
     "json": ("type", "value"),
     "thinking": ("type", "text", "signature", "redacted"),
 }
 _ALLOWED = {
-    "user": ("text", "image", "tool_result"),
+    "user": ("text", "image", "document", "tool_result"),
     "assistant": ("text", "tool_call", "thinking"),
     "result": ("text", "image", "json"),
 }
@@ -67,6 +68,7 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
         req.set("response_format", _response_format(req, body["response_format"]), ("response_format",))
     reasoning.read_canonical(req, body)
     read_verbosity(req, body, "verbosity", ())
+    hosted.read_canonical(req, body)
     if "system" in body:
         for i, part in enumerate(expect_list(body["system"], ("system",), "`system`")):
             path = ("system", i)
@@ -133,6 +135,8 @@ def _part(req: Request, value: Any, path: tuple, allowed: tuple) -> dict:
         else:
             msgs.read_text(part.get("media_type", MISSING), path + ("media_type",), "`media_type`")
             msgs.read_text(part.get("data", MISSING), path + ("data",), "`data`")
+    elif kind == "document":
+        _check_document(part, path)
     elif kind == "json" and "value" not in part:
         raise invalid("a `json` part needs `value`", path + ("value",))
     elif kind == "tool_call":
@@ -160,6 +164,20 @@ def _part(req: Request, value: Any, path: tuple, allowed: tuple) -> dict:
         if "is_error" in part and not isinstance(part["is_error"], bool):
             raise invalid("`is_error` must be a boolean", path + ("is_error",))
     return out
+
+
+def _check_document(part: dict, path: tuple) -> None:
+    """A document has exactly one of ``data`` (with ``media_type``), ``url`` or ``text``."""
+    given = [key for key in ("data", "url", "text") if key in part]
+    if len(given) != 1:
+        raise invalid("a `document` part needs exactly one of `data`, `url` or `text`", path)
+    for key in (*given, "title", "context"):
+        if key in part:
+            msgs.read_text(part[key], path + (key,), f"`{key}`")
+    if "data" in part or "media_type" in part:
+        msgs.read_text(part.get("media_type", MISSING), path + ("media_type",), "`media_type`")
+    if "citations" in part and not isinstance(part["citations"], bool):
+        raise invalid("`citations` must be a boolean", path + ("citations",))
 
 
 def encode_request(req: Request, profile: Mapping[str, str]) -> dict:

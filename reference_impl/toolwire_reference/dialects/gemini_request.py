@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import calls, reasoning
+from .. import calls, hosted, reasoning
 from .. import messages as msgs
 from .._json import MISSING, copy_json, expect_list, expect_object, invalid, pick_alias
 from ..errors import Segments, TranslationError, pointer
@@ -26,7 +26,6 @@ from ..request import (
     check_members,
     copy_settings,
     decode_choice,
-    decode_tools,
     encode_choice,
     encode_tools,
     json_schema_format,
@@ -98,7 +97,7 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
     _decode_contents(req, expect_list(contents, (key,), "`contents`"), (key,), profile)
     key, tools = _get(body, "tools", _TOP, ())
     if tools is not MISSING and tools is not None:
-        decode_tools(req, gemini, tools, (key,), profile)
+        hosted.decode_tools(req, gemini, tools, (key,), hosted.split_gemini, profile)
     decode_choice(req, gemini, body, ("toolConfig", "tool_config"), profile)
     return req
 
@@ -254,18 +253,30 @@ def _decode_part(part: Any, role: str, path: Segments, profile, ids, pending: li
     return _decode_media(kind, expect_object(value, where, f"`{key}`"), where, profile)
 
 
+#: the non-image MIME types read as documents (Gemini's document understanding: PDF, plain text)
+_DOCUMENT_TYPES = ("application/pdf", msgs.PLAIN_TEXT)
+
+
 def _decode_media(kind: str, value: dict, path: Segments, profile) -> dict | None:
+    """An image (``image/*``) or a document (PDF, plain text); other types are content.unsupported."""
     mime = value.get("mimeType", value.get("mime_type", MISSING))
+    document = mime in _DOCUMENT_TYPES
     if kind == "inlineData":
-        if not isinstance(mime, str) or not mime.startswith("image/"):
-            msgs.unsupported_part(profile, f"inline data of type {mime!r} (only images)", path)
+        if not isinstance(mime, str) or not (mime.startswith("image/") or document):
+            msgs.unsupported_part(profile, f"inline data of type {mime!r} (only images and documents)", path)
             return None
-        return msgs.image_base64(mime, msgs.read_text(value.get("data", MISSING), path + ("data",), "`data`"))
+        data = msgs.read_text(value.get("data", MISSING), path + ("data",), "`data`")
+        if document:
+            return msgs.document({"media_type": mime, "data": data})
+        return msgs.image_base64(mime, data)
     uri = value.get("fileUri", value.get("file_uri", MISSING))
-    if isinstance(mime, str) and not mime.startswith("image/"):
-        msgs.unsupported_part(profile, f"file data of type {mime!r} (only images)", path)
+    if isinstance(mime, str) and not (mime.startswith("image/") or document):
+        msgs.unsupported_part(profile, f"file data of type {mime!r} (only images and documents)", path)
         return None
-    return msgs.image_url(msgs.read_text(uri, path + ("fileUri",), "`fileUri`"), mime)
+    uri = msgs.read_text(uri, path + ("fileUri",), "`fileUri`")
+    if document:
+        return msgs.document({"url": uri, "media_type": mime})
+    return msgs.image_url(uri, mime)
 
 
 def _decode_response(value: dict, path: Segments, ids, pending: list[dict]) -> dict:
@@ -310,7 +321,7 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
     out["contents"] = require_messages([c for c in contents if c["parts"]], NAME)
     if req.system:
         out["systemInstruction"] = {"parts": [{"text": part["text"]} for part in req.system]}
-    tools = encode_tools(req, gemini, NAME, profile)
+    tools = hosted.with_entry(encode_tools(req, gemini, NAME, profile), hosted.gemini_tool(req, profile))
     if tools is not MISSING:
         out["tools"] = tools
     out.update(encode_choice(req, gemini, profile))
@@ -354,26 +365,42 @@ def _call_id(call_id: str, profile) -> str | None:
     return None if calls.is_generated(call_id) else msgs.out_id(call_id, NAME, profile)
 
 
+def _encode_media(req: Request, part: dict, profile) -> dict | None:
+    """An image or a document: data -> ``inlineData`` (a plain-text document's text as base64 UTF-8),
+    a URL -> ``fileData`` for Gemini's own file URIs only. A document's title and citations flag have
+    no Gemini member (a Blob is a MIME type and data) and are left out; its ``context`` is
+    content.unsupported."""
+    where = req.paths.get(id(part), ())
+    kind = part["type"]
+    if kind == "document" and part.get("media_type", msgs.PLAIN_TEXT) not in _DOCUMENT_TYPES:
+        msgs.unsupported_part(profile, f"a {part['media_type']} document", where, NAME)
+        return None
+    if kind == "document" and "context" in part:
+        msgs.unsupported_part(profile, "a document's `context`", where + ("context",), NAME)
+    data = msgs.document_data(part) if kind == "document" else (part.get("media_type"), part.get("data"))
+    if data is not None and data[1] is not None:
+        return {"inlineData": {"mimeType": data[0], "data": data[1]}}
+    if not part["url"].startswith(_FILE_URI_PREFIXES):
+        msgs.unsupported_part(
+            profile,
+            f"{'an image' if kind == 'image' else 'a document'} URL (Gemini reads only its own file URIs)",
+            where,
+            NAME,
+        )
+        return None
+    file_data = {"fileUri": part["url"]}
+    media_type = msgs.guess_media_type(part)
+    if media_type:
+        file_data = {"mimeType": media_type, **file_data}
+    return {"fileData": file_data}
+
+
 def _encode_part(req: Request, part: dict, names: Mapping[str, str], profile) -> dict | None:
     kind = part["type"]
     if kind == "text":
         return {"text": part["text"]}
-    if kind == "image":
-        if "data" in part:
-            return {"inlineData": {"mimeType": part["media_type"], "data": part["data"]}}
-        if not part["url"].startswith(_FILE_URI_PREFIXES):
-            msgs.unsupported_part(
-                profile,
-                "an image URL (Gemini reads only its own file URIs)",
-                req.paths.get(id(part), ()),
-                NAME,
-            )
-            return None
-        file_data = {"fileUri": part["url"]}
-        media_type = msgs.guess_media_type(part)
-        if media_type:
-            file_data = {"mimeType": media_type, **file_data}
-        return {"fileData": file_data}
+    if kind in ("image", "document"):
+        return _encode_media(req, part, profile)
     if kind == "thinking":
         if part.get("redacted"):
             return None

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import calls, reasoning
+from .. import calls, hosted, reasoning
 from .. import messages as msgs
 from .._json import MISSING, expect_list, expect_object, invalid
 from ..errors import Segments, TranslationError, pointer
@@ -55,6 +55,7 @@ _KNOWN = frozenset(
         "response_format",
         "reasoning_effort",
         "verbosity",
+        "web_search_options",
         "stream",
     )
 )
@@ -85,6 +86,7 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
         req.set("stop", stop, ("stop",))
     reasoning.read_chat(req, body)
     read_verbosity(req, body, "verbosity", ())
+    hosted.read_chat(req, body, profile)
     if present(body, "response_format"):
         fmt = _decode_format(req, body["response_format"])
         if fmt is not None:
@@ -201,6 +203,11 @@ def _user_content(message: dict, path: Segments, profile) -> list[tuple[dict, Se
             ref = part.get("image_url")
             url = ref.get("url") if isinstance(ref, dict) else ref
             out.append((msgs.image_from_url(url, where + ("image_url",)), where))
+        elif kind == "file":
+            file = expect_object(part.get("file", MISSING), where + ("file",), "`file`")
+            document = msgs.document_from_openai(file, where + ("file",), "file_data", profile)
+            if document is not None:
+                out.append((document, where))
         else:
             msgs.unsupported_part(profile, f"a `{kind}` content part", where)
     return out
@@ -293,6 +300,11 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
     if tools is not MISSING:
         out["tools"] = tools
     out.update(encode_choice(req, openai_chat, profile))
+    search = hosted.chat_options(req, profile)
+    if search is not None:
+        out["web_search_options"] = search
+        if "tools" not in out and out.get("tool_choice") == "auto":
+            del out["tool_choice"]  # Chat takes a tool choice only with tools; `auto` is the default
     put_settings(
         req,
         out,
@@ -349,6 +361,10 @@ def _encode_user(req: Request, message: dict, profile) -> list[dict]:
     for part in others:
         if part["type"] == "text":
             parts.append({"type": "text", "text": part["text"]})
+        elif part["type"] == "document":
+            file = msgs.openai_file(req, part, profile, NAME, urls=False)
+            if file is not None:
+                parts.append({"type": "file", "file": file})
         else:
             parts.append({"type": "image_url", "image_url": {"url": msgs.url_of(part)}})
     if len(parts) == 1 and parts[0]["type"] == "text":

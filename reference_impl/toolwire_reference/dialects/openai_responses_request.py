@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import calls, reasoning
+from .. import calls, hosted, reasoning
 from .. import messages as msgs
 from .._json import MISSING, expect_list, expect_object, invalid
 from ..custom import is_custom_call
@@ -25,7 +25,6 @@ from ..request import (
     check_members,
     copy_settings,
     decode_choice,
-    decode_tools,
     drop_setting,
     encode_choice,
     encode_tools,
@@ -85,7 +84,8 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
         for i, item in enumerate(expect_list(value, ("input",), "`input`")):
             _decode_item(builder, expect_object(item, ("input", i), "an input item"), ("input", i), profile)
     if present(body, "tools"):
-        decode_tools(req, openai_responses, body["tools"], ("tools",), profile)
+        split = hosted.split_responses
+        hosted.decode_tools(req, openai_responses, body["tools"], ("tools",), split, profile)
     decode_choice(req, openai_responses, body, ("tool_choice", "parallel_tool_calls"), profile)
     return req
 
@@ -187,6 +187,10 @@ def _parts(parts: list, base: Segments, profile) -> list[tuple[dict, Segments]]:
             out.append((msgs.text(msgs.read_text(part.get("refusal", MISSING), where + ("refusal",))), where))
         elif kind == "input_image" and present(part, "image_url"):
             out.append((msgs.image_from_url(part["image_url"], where + ("image_url",)), where))
+        elif kind == "input_file":
+            document = msgs.document_from_openai(part, where, "file_data", profile)
+            if document is not None:
+                out.append((document, where))
         else:
             msgs.unsupported_part(profile, f"a `{kind}` content part", where)
     return out
@@ -209,6 +213,7 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
             items += _encode_assistant(message, profile)
     out["input"] = items
     tools = encode_tools(req, openai_responses, NAME, profile)
+    tools = hosted.with_entry(tools, hosted.responses_tool(req, profile))
     if tools is not MISSING:
         out["tools"] = tools
     out.update(encode_choice(req, openai_responses, profile))
@@ -232,6 +237,17 @@ def _input_part(part: Any) -> dict:
     return {"type": "input_image", "image_url": msgs.url_of(part), "detail": "auto"}
 
 
+def _user_parts(req: Request, parts: list[dict], profile) -> list[dict]:
+    """The user message's parts as Responses content parts (a document as an ``input_file``)."""
+    out = []
+    for part in parts:
+        if part["type"] != "document":
+            out.append(_input_part(part))
+        elif (file := msgs.openai_file(req, part, profile, NAME, urls=True)) is not None:
+            out.append({"type": "input_file", **file})
+    return out
+
+
 def _encode_user(req: Request, message: dict, profile, custom: set[str]) -> list[dict]:
     """The items of a user message; ``custom``: the ids of custom (free-form) tool calls, whose results
     are ``custom_tool_call_output`` items."""
@@ -248,8 +264,8 @@ def _encode_user(req: Request, message: dict, profile, custom: set[str]) -> list
         )
     if len(others) == 1 and others[0]["type"] == "text":
         items.append({"role": "user", "content": others[0]["text"]})
-    elif others:
-        items.append({"role": "user", "content": [_input_part(p) for p in others]})
+    elif others and (content := _user_parts(req, others, profile)):
+        items.append({"role": "user", "content": content})
     return items
 
 

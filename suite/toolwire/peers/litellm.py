@@ -37,8 +37,9 @@ Packaging: LiteLLM 1.106's ``completion()`` imports ``mcp`` whenever ``tools`` a
 (``litellm.responses.mcp``), so the ``litellm`` extra installs ``mcp`` too; without it every request with
 tools raises ``ModuleNotFoundError``.
 
-Profiles: only defaults are declared (LiteLLM sends the model's maximum as Anthropic ``max_tokens``: the
-default ``anthropic.max-tokens=any``, not ``4096``). Errors: :class:`~._common.PeerTranslator`; LiteLLM's own
+Profiles: defaults (LiteLLM sends the model's maximum as Anthropic ``max_tokens``: the default
+``anthropic.max-tokens=any``, not ``4096``), ``stream.thinking=keep`` and ``hosted.web-search=map`` (it
+turns a web search into the target's own). Errors: :class:`~._common.PeerTranslator`; LiteLLM's own
 exceptions (``litellm.exceptions.*``, e.g. ``UnsupportedParamsError``, ``BadRequestError``) and
 ``ValueError`` become ``peer.error`` refusals.
 """
@@ -167,8 +168,15 @@ class LiteLLMTranslator(PeerTranslator):
     #: ``reasoning`` items; chat chunks get ``reasoning_content``, a member the chat target has no form for)
     #: ``custom.tools=wrap``: LiteLLM makes an OpenAI custom (free-form) tool a function with one string
     #: parameter ``content`` (litellm/responses/litellm_completion_transformation/custom_tools.py,
-    #: convert_custom_tool_to_function_tool) and a custom call a call of it
-    profiles = {**PeerTranslator.profiles, "stream.thinking": ["keep"], "custom.tools": ["wrap"]}
+    #: convert_custom_tool_to_function_tool) and a custom call a call of it;
+    #: and it maps a web search to the target's own (RULES.md, "Hosted tools": ``map_web_search_tool``, the
+    #: Responses adapter's ``web_search_preview``, Gemini's ``googleSearch``)
+    profiles = {
+        **PeerTranslator.profiles,
+        "stream.thinking": ["keep"],
+        "custom.tools": ["wrap"],
+        "hosted.web-search": ["map"],
+    }
     dist = "litellm"
     library_modules = ("litellm",)
 
