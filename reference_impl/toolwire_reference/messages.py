@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from . import calls
+from . import calls, signatures
 from ._json import MISSING, copy_json, invalid, json_type
 from .errors import Segments, TranslationError, pointer
 from .profiles import degrading
@@ -64,11 +64,9 @@ def tool_result(call_id: str, content: list[dict], *, name: Any = MISSING, is_er
     return part
 
 
-def thinking(value: str, signature: Any = MISSING) -> dict:
-    part = {"type": "thinking", "text": value}
-    if isinstance(signature, str):
-        part["signature"] = signature
-    return part
+def thinking(value: str, signature: Any = MISSING, origin: str = "") -> dict:
+    """A canonical thinking part; a string ``signature`` is recorded with its issuer ``origin``."""
+    return signatures.sign({"type": "thinking", "text": value}, signature, origin)
 
 
 def parse_data_uri(url: str) -> tuple[str, str] | None:

@@ -258,17 +258,43 @@ def test_responses_item_id_is_not_the_call_id():
     assert chat["messages"][1]["tool_calls"][0]["id"] == "call_abc"
     assert chat["messages"][2]["tool_call_id"] == "call_abc"
     assert "fc_item1" not in str(chat)
-    # the fc_ item id is dropped (its reasoning item is dropped too, and OpenAI refuses an fc_ id
-    # without it); the call_id link stays
+    # the fc_ item id is the canonical item_id, written back only to openai-responses (with the
+    # reasoning item it follows, when there is one); the call_id link stays
     again = run(RESPONSES, "openai-responses", "openai-responses")
     assert again["input"][1] == {
         "type": "function_call",
+        "id": "fc_item1",
         "call_id": "call_abc",
         "name": "w",
         "arguments": '{"c":1}',
     }
     canonical = run(RESPONSES, "openai-responses", "canonical")
-    assert canonical["messages"][1]["content"][0] == call("call_abc", "w", {"c": 1})
+    assert canonical["messages"][1]["content"][0] == dict(call("call_abc", "w", {"c": 1}), item_id="fc_item1")
+    assert "fc_item1" not in str(run(RESPONSES, "openai-responses", "anthropic"))
+
+
+def test_reasoning_items_go_back_only_to_responses():
+    body = {
+        "model": "gpt",
+        "input": [
+            {"role": "user", "content": "weather?"},
+            {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "enc"},
+            {"type": "function_call", "id": "fc_1", "call_id": "call_abc", "name": "w", "arguments": "{}"},
+            {"type": "function_call_output", "call_id": "call_abc", "output": "sunny"},
+        ],
+    }
+    again = run(body, "openai-responses", "openai-responses")
+    assert again["input"][1:3] == body["input"][1:3]
+    canonical = run(body, "openai-responses", "canonical")
+    assert canonical["messages"][1]["content"][0] == {
+        "type": "thinking",
+        "text": "",
+        "signature": "enc",
+        "origin": "openai-responses",
+        "item_id": "rs_1",
+    }
+    for target in ("anthropic", "gemini", "openai-chat"):
+        assert "enc" not in str(run(body, "openai-responses", target)), target
 
 
 def test_ids_prefix_rewrite_is_consistent():

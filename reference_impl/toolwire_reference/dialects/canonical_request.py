@@ -1,13 +1,13 @@
 """The canonical request (``corpus/README.md``, kind ``request``) on the wire: closed objects, every
-member checked; encoding writes the model as it is (ids per ``ids.prefix``; a Responses item id is
-not part of the canonical wire form)."""
+member checked; encoding writes the model as it is (ids per ``ids.prefix``; Responses item ids
+included, so a reasoning item and its call survive a canonical hop)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from .. import calls, reasoning
+from .. import calls, reasoning, signatures
 from .. import messages as msgs
 from .._json import MISSING, copy_json, expect_list, expect_object, invalid
 from ..errors import pointer
@@ -28,12 +28,12 @@ from . import canonical
 NAME = "canonical"
 _MEMBERS = ("model", "system", "messages", "tools", "tool_choice", "parallel_tool_calls", *SETTINGS)
 _PART_MEMBERS = {
-    "text": ("type", "text"),
+    "text": ("type", "text", "signature", "origin"),
     "image": ("type", "media_type", "data", "url"),
-    "tool_call": ("type", "id", "name", "arguments", "arguments_raw", "signature", "item_id"),
+    "tool_call": ("type", "id", "name", "arguments", "arguments_raw", "signature", "origin", "item_id"),
     "tool_result": ("type", "call_id", "name", "content", "is_error"),
     "json": ("type", "value"),
-    "thinking": ("type", "text", "signature", "redacted"),
+    "thinking": ("type", "text", "signature", "origin", "redacted", "item_id"),
 }
 _ALLOWED = {
     "user": ("text", "image", "tool_result"),
@@ -122,6 +122,12 @@ def _part(req: Request, value: Any, path: tuple, allowed: tuple) -> dict:
         if key not in _PART_MEMBERS[kind]:
             raise invalid(f"a `{kind}` part has no member `{key}`", path + (key,))
     out = copy_json(part)
+    for key in ("signature", "origin", "item_id"):
+        if key in part:
+            msgs.read_text(part[key], path + (key,), f"`{key}`")
+    problem = signatures.origin_problem(part)
+    if problem:
+        raise invalid(problem, path + ("origin",))
     if kind in ("text", "thinking"):
         msgs.read_text(part.get("text", MISSING), path + ("text",))
     elif kind == "image":
@@ -175,7 +181,6 @@ def _encode_part(part: dict, profile: Mapping[str, str]) -> dict:
     out = copy_json(part)
     if part["type"] == "tool_call":
         out["id"] = msgs.out_id(part["id"], NAME, profile)
-        out.pop("item_id", None)
         if "arguments_raw" in part:
             out["arguments_raw"] = str(part["arguments_raw"])
     elif part["type"] == "tool_result":

@@ -3,8 +3,11 @@
 Decoding accepts the proto-JSON snake_case spellings as well as camelCase. ``functionCall`` parts
 without an ``id`` get generated ids (``calls.IdGenerator``); each ``functionResponse`` is matched to a
 call of the model turn right before it by ``id``, else by function name in order (so parallel calls
-to one function pair up in order). ``thoughtSignature`` next to a ``functionCall`` is the call's
-``signature``; ``thought: true`` text parts are thinking.
+to one function pair up in order). ``thoughtSignature`` next to a ``functionCall``, a text or a
+thought part is that part's ``signature`` (``origin: gemini``); ``thought: true`` text parts are
+thinking. Encoding writes a signature only when Gemini issued it (``signatures``); under
+``gemini.unsigned-calls=skip-validator`` the first call of a model turn without one gets Google's
+documented stand-in.
 
 Encoding: roles ``user``/``model``; results first in a user turn as ``functionResponse`` parts whose
 ``name`` is the function name; generated ids are left out again (the source had none); the model
@@ -16,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import calls, reasoning
+from .. import calls, reasoning, signatures
 from .. import messages as msgs
 from .._json import MISSING, copy_json, expect_list, expect_object, invalid, pick_alias
 from ..errors import Segments, TranslationError, pointer
@@ -223,8 +226,8 @@ def _decode_part(part: Any, role: str, path: Segments, profile, ids, pending: li
                 where = path + (members["thought"][0],)
                 message = "a thought belongs in a model turn"
                 raise TranslationError("message.invalid_role", message, pointer(where))
-            return msgs.thinking(value, signature)
-        return msgs.text(value)
+            return msgs.thinking(value, signature, NAME)
+        return signatures.sign(msgs.text(value), signature, NAME)
     if kind == "functionCall":
         if role != "assistant":
             raise TranslationError(
@@ -239,9 +242,7 @@ def _decode_part(part: Any, role: str, path: Segments, profile, ids, pending: li
         out = msgs.tool_call(
             call_id, name, calls.read_arguments_object(args if args is not None else {}, where + ("args",))
         )
-        if isinstance(signature, str):
-            out["signature"] = signature
-        return out
+        return signatures.sign(out, signature, NAME)
     if kind == "functionResponse":
         if role != "user":
             raise TranslationError(
@@ -305,6 +306,9 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
         }
         for m in req.messages
     ]
+    if profile.get("gemini.unsigned-calls", "as-is") == "skip-validator":
+        for content in contents:
+            _vouch_first_call(content["parts"])
     # a message with nothing to say (an assistant turn with `content: null` and no calls) is left out:
     # Gemini refuses a content without parts
     out["contents"] = require_messages([c for c in contents if c["parts"]], NAME)
@@ -354,10 +358,23 @@ def _call_id(call_id: str, profile) -> str | None:
     return None if calls.is_generated(call_id) else msgs.out_id(call_id, NAME, profile)
 
 
+def _vouch_first_call(parts: list[dict]) -> None:
+    """Gemini 3 refuses a model turn whose first ``functionCall`` part has no thought signature; a
+    call Gemini did not sign (another provider's, or one whose signature was lost) gets the value
+    Google documents for such calls (profile ``gemini.unsigned-calls=skip-validator``)."""
+    first = next((p for p in parts if "functionCall" in p), None)
+    if first is not None and "thoughtSignature" not in first:
+        first["thoughtSignature"] = signatures.SKIP_VALIDATOR
+
+
 def _encode_part(req: Request, part: dict, names: Mapping[str, str], profile) -> dict | None:
     kind = part["type"]
+    signature = signatures.for_target(part, NAME)
     if kind == "text":
-        return {"text": part["text"]}
+        out = {"text": part["text"]}
+        if signature is not None:
+            out["thoughtSignature"] = signature
+        return out
     if kind == "image":
         if "data" in part:
             return {"inlineData": {"mimeType": part["media_type"], "data": part["data"]}}
@@ -375,11 +392,11 @@ def _encode_part(req: Request, part: dict, names: Mapping[str, str], profile) ->
             file_data = {"mimeType": media_type, **file_data}
         return {"fileData": file_data}
     if kind == "thinking":
-        if part.get("redacted"):
-            return None
+        if part.get("redacted") or (not part["text"] and signature is None):
+            return None  # no readable text, and no signature Gemini issued
         out = {"text": part["text"], "thought": True}
-        if "signature" in part:
-            out["thoughtSignature"] = part["signature"]
+        if signature is not None:
+            out["thoughtSignature"] = signature
         return out
     if kind == "tool_call":
         call: dict = {}
@@ -389,8 +406,8 @@ def _encode_part(req: Request, part: dict, names: Mapping[str, str], profile) ->
         call["name"] = part["name"]
         call["args"] = calls.arguments_for_object(part, req.path_of(part))
         out = {"functionCall": call}
-        if "signature" in part:
-            out["thoughtSignature"] = part["signature"]
+        if signature is not None:
+            out["thoughtSignature"] = signature
         return out
     response: dict = {}
     call_id = _call_id(part["call_id"], profile)

@@ -23,7 +23,7 @@ from ..errors import fail
 from ..profiles import resolve_profile
 from ..rules import DIALECTS
 from .anthropic import AnthropicDecoder, AnthropicEncoder
-from .base import THINKING_TARGETS, Decoder, Encoder, ThinkingFilter
+from .base import THINKING_TARGETS, Decoder, Encoder, SignatureFilter, ThinkingFilter
 from .canonical import CanonicalDecoder, CanonicalEncoder
 from .gemini import GeminiDecoder, GeminiEncoder
 from .openai_chat import OpenAIChatDecoder, OpenAIChatEncoder
@@ -60,6 +60,7 @@ class StreamTranscoder:
         resolved = resolve_profile(profile)
         keep = resolved.get("stream.thinking") == "keep" and target in THINKING_TARGETS
         self.decoder = DECODERS[source](resolved)
+        self.signatures = SignatureFilter(source, target)
         self.filter = ThinkingFilter(keep)
         self.text_calls: TextCallFilter | None = None
         if resolved.get("stream.text-calls") == "parse":
@@ -68,8 +69,8 @@ class StreamTranscoder:
 
     def _encode(self, canonical: list[dict]) -> list[dict]:
         out: list[dict] = []
-        for event in canonical:
-            for kept in self.filter.feed(event):
+        for signed in (e for event in canonical for e in self.signatures.feed(event)):
+            for kept in self.filter.feed(signed):
                 for final in self.text_calls.feed(kept) if self.text_calls is not None else (kept,):
                     out += self.encoder.feed(final)
         return out
