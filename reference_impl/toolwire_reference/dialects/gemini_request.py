@@ -248,7 +248,7 @@ def _decode_part(part: Any, role: str, path: Segments, profile, ids, pending: li
             raise TranslationError(
                 "message.invalid_role", "a functionResponse belongs in a user turn", pointer(where)
             )
-        return _decode_response(expect_object(value, where, f"`{key}`"), where, ids, pending)
+        return _decode_response(expect_object(value, where, f"`{key}`"), where, ids, pending, profile)
     if role != "user":
         msgs.unsupported_part(profile, f"a `{key}` part in a model turn", where)
         return None
@@ -269,7 +269,10 @@ def _decode_media(kind: str, value: dict, path: Segments, profile) -> dict | Non
     return msgs.image_url(msgs.read_text(uri, path + ("fileUri",), "`fileUri`"), mime)
 
 
-def _decode_response(value: dict, path: Segments, ids, pending: list[dict]) -> dict:
+def _decode_response(value: dict, path: Segments, ids, pending: list[dict], profile) -> dict:
+    """A ``functionResponse``: ``response`` is the result's value, ``parts`` (inline or file media,
+    Gemini 3's multimodal function responses) its images. ``willContinue`` and ``scheduling`` apply
+    only to NON_BLOCKING calls of the Live API and are ignored by ``generateContent``: dropped."""
     name = msgs.read_text(value.get("name", MISSING), path + ("name",), "`name`")
     call_id = value.get("id")
     if isinstance(call_id, str) and call_id:
@@ -290,7 +293,24 @@ def _decode_response(value: dict, path: Segments, ids, pending: list[dict]) -> d
     else:
         result = response
     content = [msgs.text(result) if isinstance(result, str) else msgs.json_part(result)]
+    if value.get("parts") is not None:
+        for i, part in enumerate(expect_list(value["parts"], path + ("parts",), "`parts`")):
+            media = _decode_response_part(part, path + ("parts", i), profile)
+            if media is not None:
+                content.append(media)
     return msgs.tool_result(call_id, content, name=name, is_error=True if is_error else MISSING)
+
+
+def _decode_response_part(part: Any, path: Segments, profile) -> dict | None:
+    """One ``FunctionResponsePart`` (``inlineData`` or ``fileData``; ``displayName`` dropped)."""
+    part = expect_object(part, path, "a function response part")
+    for camel, snake in (("inlineData", "inline_data"), ("fileData", "file_data")):
+        key, value = pick_alias(part, (camel, snake), path)
+        if value is not MISSING:
+            where = path + (key,)
+            return _decode_media(camel, expect_object(value, where, f"`{key}`"), where, profile)
+    msgs.unsupported_part(profile, "a function response part that is not inline or file data", path)
+    return None
 
 
 # ---- encoding ------------------------------------------------------------------------------------
@@ -376,21 +396,7 @@ def _encode_part(req: Request, part: dict, names: Mapping[str, str], profile) ->
             out["thoughtSignature"] = signature
         return out
     if kind == "image":
-        if "data" in part:
-            return {"inlineData": {"mimeType": part["media_type"], "data": part["data"]}}
-        if not part["url"].startswith(_FILE_URI_PREFIXES):
-            msgs.unsupported_part(
-                profile,
-                "an image URL (Gemini reads only its own file URIs)",
-                req.paths.get(id(part), ()),
-                NAME,
-            )
-            return None
-        file_data = {"fileUri": part["url"]}
-        media_type = msgs.guess_media_type(part)
-        if media_type:
-            file_data = {"mimeType": media_type, **file_data}
-        return {"fileData": file_data}
+        return _encode_media(req, part, profile)
     if kind == "thinking":
         if part.get("redacted") or (not part["text"] and signature is None):
             return None  # no readable text, and no signature Gemini issued
@@ -415,17 +421,34 @@ def _encode_part(req: Request, part: dict, names: Mapping[str, str], profile) ->
         response["id"] = call_id
     response["name"] = msgs.result_name(req, part, names)
     response["response"] = _response_value(req, part, profile)
+    media = [m for p in part["content"] if p["type"] == "image" and (m := _encode_media(req, p, profile))]
+    if media:
+        response["parts"] = media
     return {"functionResponse": response}
 
 
+def _encode_media(req: Request, part: dict, profile) -> dict | None:
+    """An image as a Gemini ``inlineData`` / ``fileData`` part (a function response part has the same
+    two forms); a URL that is not a Gemini file URI is ``content.unsupported``."""
+    if "data" in part:
+        return {"inlineData": {"mimeType": part["media_type"], "data": part["data"]}}
+    if not part["url"].startswith(_FILE_URI_PREFIXES):
+        msgs.unsupported_part(
+            profile, "an image URL (Gemini reads only its own file URIs)", req.paths.get(id(part), ()), NAME
+        )
+        return None
+    file_data = {"fileUri": part["url"]}
+    media_type = msgs.guess_media_type(part)
+    if media_type:
+        file_data = {"mimeType": media_type, **file_data}
+    return {"fileData": file_data}
+
+
 def _response_value(req: Request, result: dict, profile) -> dict:
+    """The ``response`` object of a result: its text and json parts (images go to ``parts``)."""
     values: list[Any] = []
     for part in result["content"]:
-        if part["type"] == "image":
-            msgs.unsupported_part(
-                profile, "an image in a tool result", msgs.inner_path(req, part, result), NAME
-            )
-        else:
+        if part["type"] != "image":
             values.append(part["text"] if part["type"] == "text" else part["value"])
     if len(values) == 1:
         value = copy_json(values[0])
