@@ -718,3 +718,57 @@ def test_input_is_never_mutated_and_output_is_new():
 @pytest.mark.parametrize("source", ["canonical", "openai-chat", "openai-responses", "anthropic", "gemini"])
 def test_not_an_object_is_payload_invalid(source):
     assert refusal([], source, "canonical")[0] == "payload.invalid"
+
+
+def test_gemini_unsigned_calls_get_the_documented_stand_in():
+    """gemini.unsigned-calls=skip-validator: the first call of each model turn without a Gemini
+    signature gets Google's stand-in; a call Gemini signed keeps its own; as-is writes none."""
+    chat = {
+        "model": "m",
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {"id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"}},
+                    {"id": "b", "type": "function", "function": {"name": "f", "arguments": "{}"}},
+                ],
+            },
+            {"role": "tool", "tool_call_id": "a", "content": "1"},
+            {"role": "tool", "tool_call_id": "b", "content": "2"},
+        ],
+    }
+    out = run(chat, "openai-chat", "gemini", **{"gemini.unsigned-calls": "skip-validator"})
+    parts = out["contents"][1]["parts"]
+    assert parts[0]["thoughtSignature"] == "skip_thought_signature_validator"
+    assert "thoughtSignature" not in parts[1]
+    assert "thoughtSignature" not in str(run(chat, "openai-chat", "gemini"))
+    gemini = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "hi"}]},
+            {
+                "role": "model",
+                "parts": [{"functionCall": {"name": "f", "args": {}}, "thoughtSignature": "real"}],
+            },
+            {"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {"output": "1"}}}]},
+        ]
+    }
+    again = run(gemini, "gemini", "gemini", **{"gemini.unsigned-calls": "skip-validator"})
+    assert again == gemini
+
+
+def test_anthropic_thinking_needs_default_sampling():
+    """Anthropic refuses thinking with a temperature other than 1, top_k, or top_p below 0.95."""
+    body = {
+        "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+        "generationConfig": {"temperature": 0, "thinkingConfig": {"thinkingBudget": 2048}},
+    }
+    assert refusal(body, "gemini", "anthropic") == (
+        "request.unsupported_field",
+        "/generationConfig/thinkingConfig",
+    )
+    out = run(body, "gemini", "anthropic", unsupported="degrade")
+    assert "thinking" not in out and out["temperature"] == 0
+    body["generationConfig"]["temperature"] = 1
+    assert run(body, "gemini", "anthropic")["thinking"]["type"] == "enabled"
