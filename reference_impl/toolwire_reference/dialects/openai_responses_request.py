@@ -11,8 +11,8 @@ assistant-side items (assistant messages, ``function_call``) form one assistant 
 line, its ``encrypted_content`` the signature (``origin: openai-responses``), its ``id`` the
 ``item_id``.
 Encoding: the system prompt as ``instructions``; items in the canonical order; a thinking part
-becomes a ``reasoning`` item again only when it has a Responses item id (a reasoning item is one
-OpenAI issued: its id, and its encrypted content, are OpenAI's).
+becomes a ``reasoning`` item again only when it came from one (its Responses item id, or encrypted
+content OpenAI issued: a reasoning item is one OpenAI issued; Codex sends them without their id).
 """
 
 from __future__ import annotations
@@ -188,13 +188,18 @@ def _decode_reasoning(item: dict, path: Segments) -> dict:
     return part
 
 
+def _came_from_responses(part: dict) -> bool:
+    """A thinking part read from a Responses ``reasoning`` item: it has the item's id, or encrypted
+    content OpenAI issued (Codex sends reasoning items without their id)."""
+    return "item_id" in part or part.get("origin") == NAME
+
+
 def _encode_reasoning(part: dict) -> dict:
     """A thinking part that came from a Responses ``reasoning`` item, as that item again."""
-    item = {
-        "type": "reasoning",
-        "id": part["item_id"],
-        "summary": [{"type": "summary_text", "text": part["text"]}] if part["text"] else [],
-    }
+    item: dict = {"type": "reasoning"}
+    if "item_id" in part:
+        item["id"] = part["item_id"]
+    item["summary"] = [{"type": "summary_text", "text": part["text"]}] if part["text"] else []
     signature = signatures.for_target(part, NAME)
     if signature is not None:
         item["encrypted_content"] = signature
@@ -294,7 +299,7 @@ def _encode_assistant(message: dict, profile) -> list[dict]:
         if part["type"] == "text":
             texts.append(part["text"])
         elif part["type"] == "thinking":
-            if "item_id" in part:  # other thinking has no Responses form in a request: dropped
+            if _came_from_responses(part):  # other thinking has no Responses form in a request
                 flush()
                 items.append(_encode_reasoning(part))
         elif part["type"] == "tool_call":
