@@ -64,8 +64,9 @@ def tool_result(call_id: str, content: list[dict], *, name: Any = MISSING, is_er
     return part
 
 
-def thinking(value: str, signature: Any = MISSING, origin: str = "") -> dict:
-    """A canonical thinking part; a string ``signature`` is recorded with its issuer ``origin``."""
+def thinking(value: str, signature: Any, origin: str) -> dict:
+    """A canonical thinking part; a string ``signature`` is recorded with its issuer ``origin`` (the
+    decoding dialect)."""
     return signatures.sign({"type": "thinking", "text": value}, signature, origin)
 
 
