@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from . import calls
+from . import calls, signatures
 from ._json import MISSING, copy_json, invalid, json_type
 from .custom import read_input
 from .errors import Segments, TranslationError, pointer
@@ -74,11 +74,10 @@ def tool_result(call_id: str, content: list[dict], *, name: Any = MISSING, is_er
     return part
 
 
-def thinking(value: str, signature: Any = MISSING) -> dict:
-    part = {"type": "thinking", "text": value}
-    if isinstance(signature, str):
-        part["signature"] = signature
-    return part
+def thinking(value: str, signature: Any, origin: str) -> dict:
+    """A canonical thinking part; a string ``signature`` is recorded with its issuer ``origin`` (the
+    decoding dialect)."""
+    return signatures.sign({"type": "thinking", "text": value}, signature, origin)
 
 
 def document(source: dict, *, title: Any = MISSING, context: Any = MISSING, citations: Any = MISSING) -> dict:

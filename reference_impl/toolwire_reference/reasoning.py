@@ -202,7 +202,8 @@ def write_anthropic(req: Request, out: dict, profile: Mapping[str, str]) -> None
     ``max_tokens``. When the source named no ``max_tokens`` and the reference chose it
     (``anthropic.max-tokens=any``), it is raised to the budget plus the usual 4,096, so that thinking
     leaves the answer the room it would have had without it. Where Anthropic cannot think (``max_tokens``
-    leaves no room for a budget, or the tool choice forces a tool, which thinking does not allow):
+    leaves no room for a budget, the tool choice forces a tool, or the sampling settings are ones
+    thinking does not allow):
     ``request.unsupported_field``, dropped under degrade."""
     reasoning = _setting(req)
     if reasoning is None:
@@ -213,11 +214,13 @@ def write_anthropic(req: Request, out: dict, profile: Mapping[str, str]) -> None
         return
     max_tokens = out["max_tokens"]
     forced = (out.get("tool_choice") or {}).get("type") in ("any", "tool")
-    if max_tokens <= ANTHROPIC_MIN_BUDGET or forced:
+    sampling = _thinking_sampling_conflict(req.settings)
+    if max_tokens <= ANTHROPIC_MIN_BUDGET or forced or sampling:
         why = (
             "a tool choice that forces a tool"
             if forced
-            else f"max_tokens {max_tokens} (the budget is at least {ANTHROPIC_MIN_BUDGET} tokens below it)"
+            else sampling
+            or f"max_tokens {max_tokens} (the budget is at least {ANTHROPIC_MIN_BUDGET} tokens below it)"
         )
         unsupported(
             profile,
@@ -231,6 +234,19 @@ def write_anthropic(req: Request, out: dict, profile: Mapping[str, str]) -> None
         out["max_tokens"] = max_tokens = budget + DEFAULT_MAX_TOKENS
     budget = min(budget, max_tokens - 1)
     out["thinking"] = {"type": "enabled", "budget_tokens": budget}
+
+
+def _thinking_sampling_conflict(settings: Mapping[str, Any]) -> str | None:
+    """Why the request's sampling settings exclude thinking, or None: Anthropic takes no
+    ``temperature`` but 1, no ``top_k``, and a ``top_p`` of at least 0.95 while thinking (extended
+    thinking docs, "Feature compatibility")."""
+    if settings.get("temperature", 1) != 1:
+        return f"temperature {settings['temperature']} (thinking allows only 1)"
+    if "top_k" in settings:
+        return "top_k (thinking allows none)"
+    if settings.get("top_p", 1) < 0.95:
+        return f"top_p {settings['top_p']} (thinking allows 0.95 to 1)"
+    return None
 
 
 def write_chat(req: Request, out: dict) -> None:

@@ -25,6 +25,8 @@ EXPECTED_ERRORS = {
     ),
     # Gemini cannot turn parallel calls off
     "16_codex_first_turn": ("choice.parallel_unsupported", "/parallel_tool_calls", "gemini"),
+    # Code Assist's `session_id` beside the generateContent members (the case leaves it out)
+    "14_gemini_cli_first_turn": ("request.unsupported_field", "/session_id", None),
     # a choice among several named tools: Anthropic forces one tool or any
     "06_tool_choice_allowed_tools": ("choice.unsupported", "/tool_choice", "anthropic"),
     "06_parallel_3_function_calls": (

@@ -258,17 +258,43 @@ def test_responses_item_id_is_not_the_call_id():
     assert chat["messages"][1]["tool_calls"][0]["id"] == "call_abc"
     assert chat["messages"][2]["tool_call_id"] == "call_abc"
     assert "fc_item1" not in str(chat)
-    # the fc_ item id is dropped (its reasoning item is dropped too, and OpenAI refuses an fc_ id
-    # without it); the call_id link stays
+    # the fc_ item id is the canonical item_id, written back only to openai-responses (with the
+    # reasoning item it follows, when there is one); the call_id link stays
     again = run(RESPONSES, "openai-responses", "openai-responses")
     assert again["input"][1] == {
         "type": "function_call",
+        "id": "fc_item1",
         "call_id": "call_abc",
         "name": "w",
         "arguments": '{"c":1}',
     }
     canonical = run(RESPONSES, "openai-responses", "canonical")
-    assert canonical["messages"][1]["content"][0] == call("call_abc", "w", {"c": 1})
+    assert canonical["messages"][1]["content"][0] == dict(call("call_abc", "w", {"c": 1}), item_id="fc_item1")
+    assert "fc_item1" not in str(run(RESPONSES, "openai-responses", "anthropic"))
+
+
+def test_reasoning_items_go_back_only_to_responses():
+    body = {
+        "model": "gpt",
+        "input": [
+            {"role": "user", "content": "weather?"},
+            {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "enc"},
+            {"type": "function_call", "id": "fc_1", "call_id": "call_abc", "name": "w", "arguments": "{}"},
+            {"type": "function_call_output", "call_id": "call_abc", "output": "sunny"},
+        ],
+    }
+    again = run(body, "openai-responses", "openai-responses")
+    assert again["input"][1:3] == body["input"][1:3]
+    canonical = run(body, "openai-responses", "canonical")
+    assert canonical["messages"][1]["content"][0] == {
+        "type": "thinking",
+        "text": "",
+        "signature": "enc",
+        "origin": "openai-responses",
+        "item_id": "rs_1",
+    }
+    for target in ("anthropic", "gemini", "openai-chat"):
+        assert "enc" not in str(run(body, "openai-responses", target)), target
 
 
 def test_ids_prefix_rewrite_is_consistent():
@@ -692,3 +718,57 @@ def test_input_is_never_mutated_and_output_is_new():
 @pytest.mark.parametrize("source", ["canonical", "openai-chat", "openai-responses", "anthropic", "gemini"])
 def test_not_an_object_is_payload_invalid(source):
     assert refusal([], source, "canonical")[0] == "payload.invalid"
+
+
+def test_gemini_unsigned_calls_get_the_documented_stand_in():
+    """gemini.unsigned-calls=skip-validator: the first call of each model turn without a Gemini
+    signature gets Google's stand-in; a call Gemini signed keeps its own; as-is writes none."""
+    chat = {
+        "model": "m",
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {"id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"}},
+                    {"id": "b", "type": "function", "function": {"name": "f", "arguments": "{}"}},
+                ],
+            },
+            {"role": "tool", "tool_call_id": "a", "content": "1"},
+            {"role": "tool", "tool_call_id": "b", "content": "2"},
+        ],
+    }
+    out = run(chat, "openai-chat", "gemini", **{"gemini.unsigned-calls": "skip-validator"})
+    parts = out["contents"][1]["parts"]
+    assert parts[0]["thoughtSignature"] == "skip_thought_signature_validator"
+    assert "thoughtSignature" not in parts[1]
+    assert "thoughtSignature" not in str(run(chat, "openai-chat", "gemini"))
+    gemini = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "hi"}]},
+            {
+                "role": "model",
+                "parts": [{"functionCall": {"name": "f", "args": {}}, "thoughtSignature": "real"}],
+            },
+            {"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {"output": "1"}}}]},
+        ]
+    }
+    again = run(gemini, "gemini", "gemini", **{"gemini.unsigned-calls": "skip-validator"})
+    assert again == gemini
+
+
+def test_anthropic_thinking_needs_default_sampling():
+    """Anthropic refuses thinking with a temperature other than 1, top_k, or top_p below 0.95."""
+    body = {
+        "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+        "generationConfig": {"temperature": 0, "thinkingConfig": {"thinkingBudget": 2048}},
+    }
+    assert refusal(body, "gemini", "anthropic") == (
+        "request.unsupported_field",
+        "/generationConfig/thinkingConfig",
+    )
+    out = run(body, "gemini", "anthropic", unsupported="degrade")
+    assert "thinking" not in out and out["temperature"] == 0
+    body["generationConfig"]["temperature"] = 1
+    assert run(body, "gemini", "anthropic")["thinking"]["type"] == "enabled"

@@ -147,6 +147,13 @@ def _carried_by(canonical, dialect):
             dialect == "openai-chat" or (dialect == "anthropic" and "signature" not in part)
         ):
             continue
+        if part.get("origin") not in (None, dialect):  # a signature goes back only to its issuer
+            part.pop("signature", None)
+            part.pop("origin", None)
+            if part["type"] == "thinking" and not part["text"] and dialect != "canonical":
+                continue
+        if part["type"] == "thinking" and dialect == "anthropic" and "signature" not in part:
+            continue
         if part["type"] == "tool_call":
             if dialect != "gemini":
                 part.pop("signature", None)

@@ -566,7 +566,35 @@ def test_thinking_parts():
     assert resp[0]["type"] == "reasoning" and resp[0]["encrypted_content"] == "s1"
     assert resp[0]["summary"] == [{"type": "summary_text", "text": "hmm"}]
     assert "thinking" not in json.dumps(tr(c, "canonical", "openai-chat"))
-    assert tr(tr(c, "canonical", "gemini"), "gemini", "canonical")["content"] == c["content"]
+    back = tr(tr(c, "canonical", "gemini"), "gemini", "canonical")["content"]
+    assert back == [dict(c["content"][0], origin="gemini"), *c["content"][1:]]  # now known as Gemini's
+
+
+def test_signatures_go_back_only_to_their_issuer():
+    signed = {"type": "thinking", "text": "hmm", "signature": "s1", "origin": "gemini"}
+    c = canonical(
+        [
+            signed,
+            {
+                "type": "tool_call",
+                "id": "c1",
+                "name": "f",
+                "arguments": {},
+                "signature": "g1",
+                "origin": "gemini",
+            },
+        ]
+    )
+    assert tr(c, "canonical", "anthropic")["content"] == [
+        {"type": "tool_use", "id": "c1", "name": "f", "input": {}}
+    ]  # no Gemini signature in an Anthropic thinking block: the thinking is dropped
+    gem = tr(c, "canonical", "gemini")["candidates"][0]["content"]["parts"]
+    assert gem[0]["thoughtSignature"] == "s1" and gem[1]["thoughtSignature"] == "g1"
+    resp = tr(c, "canonical", "openai-responses")["output"]
+    assert resp[0]["type"] == "reasoning" and "encrypted_content" not in resp[0]
+    anthropic = dict(signed, origin="anthropic")
+    gem = tr(canonical([anthropic]), "canonical", "gemini")["candidates"][0]["content"]["parts"]
+    assert gem == [{"text": "hmm", "thought": True}]
 
 
 def test_redacted_thinking_is_dropped():

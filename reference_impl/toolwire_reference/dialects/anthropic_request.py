@@ -2,7 +2,8 @@
 
 Turns map one to one (Anthropic already keeps every tool result of a turn in one user message).
 ``max_tokens`` is required on encode (``anthropic.max-tokens``); a response format has no
-equivalent; thinking blocks are kept only when they carry a signature (Anthropic requires it).
+equivalent; thinking blocks are kept only when they carry a signature Anthropic issued (Anthropic
+requires its own: unsigned thinking and thinking another provider signed are dropped).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import calls, hosted, reasoning
+from .. import calls, hosted, reasoning, signatures
 from .. import messages as msgs
 from .._json import MISSING, expect_list, expect_object, invalid
 from ..errors import Segments, TranslationError, pointer
@@ -147,10 +148,10 @@ def _decode_block(block: Any, role: str, path: Segments, profile, at) -> dict | 
         return _decode_document(block, path, profile)
     if kind == "thinking" and role == "assistant":
         value = msgs.read_text(block.get("thinking", MISSING), path + ("thinking",), "`thinking`")
-        return msgs.thinking(value, block.get("signature", MISSING))
+        return msgs.thinking(value, block.get("signature", MISSING), NAME)
     if kind == "redacted_thinking" and role == "assistant":
         data = msgs.read_text(block.get("data", MISSING), path + ("data",), "`data`")
-        return dict(msgs.thinking("", data), redacted=True)
+        return dict(msgs.thinking("", data, NAME), redacted=True)
     if kind in _USER_BLOCKS + _ASSISTANT_BLOCKS and kind not in allowed:
         raise TranslationError(
             "message.invalid_role",
@@ -305,11 +306,12 @@ def _encode_part(req: Request, part: dict, profile) -> dict | None:
             "input": calls.arguments_for_object(part, req.path_of(part), profile),
         }
     if kind == "thinking":
-        if "signature" not in part:
-            return None
+        signature = signatures.for_target(part, NAME)
+        if signature is None:
+            return None  # Anthropic needs its own signature on thinking: unsigned or foreign, dropped
         if part.get("redacted"):
-            return {"type": "redacted_thinking", "data": part["signature"]}
-        return {"type": "thinking", "thinking": part["text"], "signature": part["signature"]}
+            return {"type": "redacted_thinking", "data": signature}
+        return {"type": "thinking", "thinking": part["text"], "signature": signature}
     # tool_result
     out: dict = {"type": "tool_result", "tool_use_id": msgs.out_id(part["call_id"], NAME, profile)}
     content = part["content"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .. import signatures
 from .._json import MISSING
 from ..calls import (
     arguments_for_object,
@@ -56,10 +57,7 @@ def _decode_block(item: Any, path: tuple, profile: Mapping[str, str]) -> dict | 
         )
     if kind == "thinking":
         part = {"type": "thinking", "text": need_string(block, "thinking", path, "`thinking`")}
-        signature = opt_string(block, "signature", path, "`signature`")
-        if signature is not MISSING:
-            part["signature"] = signature
-        return part
+        return signatures.sign(part, opt_string(block, "signature", path, "`signature`"), NAME)
     if kind == "redacted_thinking":
         return None
     if not isinstance(kind, str):
@@ -115,9 +113,10 @@ def _encode_block(part: Mapping[str, Any], profile: Mapping[str, str]) -> dict |
             "name": part["name"],
             "input": arguments_for_object(part, profile=profile),
         }
-    if "signature" not in part:
-        return None  # Anthropic requires a signature on thinking blocks: unsigned thinking is dropped
-    return {"type": "thinking", "thinking": part["text"], "signature": part["signature"]}
+    signature = signatures.for_target(part, NAME)
+    if signature is None:
+        return None  # Anthropic requires its own signature on thinking: unsigned or foreign, dropped
+    return {"type": "thinking", "thinking": part["text"], "signature": signature}
 
 
 def _encode_usage(canonical: Mapping[str, Any]) -> dict:

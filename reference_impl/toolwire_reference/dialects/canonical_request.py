@@ -1,13 +1,13 @@
 """The canonical request (``corpus/README.md``, kind ``request``) on the wire: closed objects, every
-member checked; encoding writes the model as it is (ids per ``ids.prefix``; a Responses item id is
-not part of the canonical wire form)."""
+member checked; encoding writes the model as it is (ids per ``ids.prefix``; Responses item ids
+included, so a reasoning item and its call survive a canonical hop)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from .. import calls, hosted, reasoning
+from .. import calls, hosted, reasoning, signatures
 from .. import messages as msgs
 from .._json import MISSING, copy_json, expect_list, expect_object, invalid
 from ..custom import read_input
@@ -30,13 +30,15 @@ from . import canonical
 NAME = "canonical"
 _MEMBERS = ("model", "system", "messages", "tools", "tool_choice", "parallel_tool_calls", *SETTINGS)
 _PART_MEMBERS = {
-    "text": ("type", "text"),
+    "text": ("type", "text", "signature", "origin"),
     "image": ("type", "media_type", "data", "url"),
     "document": ("type", "media_type", "data", "url", "text", "title", "context", "citations"),
-    "tool_call": ("type", "id", "name", "arguments", "arguments_raw", "input", "signature", "item_id"),
+    "tool_call": (
+        "type", "id", "name", "arguments", "arguments_raw", "input", "signature", "origin", "item_id"
+    ),  # fmt: skip
     "tool_result": ("type", "call_id", "name", "content", "is_error"),
     "json": ("type", "value"),
-    "thinking": ("type", "text", "signature", "redacted"),
+    "thinking": ("type", "text", "signature", "origin", "redacted", "item_id"),
 }
 _ALLOWED = {
     "user": ("text", "image", "document", "tool_result"),
@@ -127,6 +129,12 @@ def _part(req: Request, value: Any, path: tuple, allowed: tuple) -> dict:
         if key not in _PART_MEMBERS[kind]:
             raise invalid(f"a `{kind}` part has no member `{key}`", path + (key,))
     out = copy_json(part)
+    for key in ("signature", "origin", "item_id"):
+        if key in part:
+            msgs.read_text(part[key], path + (key,), f"`{key}`")
+    problem = signatures.origin_problem(part)
+    if problem:
+        raise invalid(problem, path + ("origin",))
     if kind in ("text", "thinking"):
         msgs.read_text(part.get("text", MISSING), path + ("text",))
     elif kind == "image":
@@ -200,7 +208,6 @@ def _encode_part(part: dict, profile: Mapping[str, str]) -> dict:
     out = copy_json(part)
     if part["type"] == "tool_call":
         out["id"] = msgs.out_id(part["id"], NAME, profile)
-        out.pop("item_id", None)
         for key in ("arguments_raw", "input"):
             if key in part:
                 out[key] = str(part[key])

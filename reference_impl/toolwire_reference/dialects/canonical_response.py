@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .. import signatures
 from .._json import MISSING, copy_json
 from ..calls import CANONICAL_STOP_REASONS, RawArguments, encode_call_id, response_invalid
 from ..custom import FreeInput
@@ -27,9 +28,11 @@ from .response_common import (
 NAME = "canonical"
 _MEMBERS = ("id", "model", "content", "stop_reason", "stop_sequence", "usage")
 _PART_MEMBERS = {
-    "text": ("type", "text"),
-    "thinking": ("type", "text", "signature"),
-    "tool_call": ("type", "id", "name", "arguments", "arguments_raw", "input", "signature", "item_id"),
+    "text": ("type", "text", "signature", "origin"),
+    "thinking": ("type", "text", "signature", "origin"),
+    "tool_call": (
+        "type", "id", "name", "arguments", "arguments_raw", "input", "signature", "origin", "item_id"
+    ),  # fmt: skip
 }
 
 
@@ -47,13 +50,9 @@ def _decode_part(item: Any, path: tuple) -> dict:
             "a response part's `type` must be text, tool_call or thinking", path + ("type",)
         )
     _closed(part, _PART_MEMBERS[kind], path, f"a `{kind}` part")
-    if kind == "text":
-        return {"type": "text", "text": need_string(part, "text", path, "`text`")}
-    if kind == "thinking":
-        out = {"type": "thinking", "text": need_string(part, "text", path, "`text`")}
-        signature = opt_string(part, "signature", path, "`signature`")
-        if signature is not MISSING:
-            out["signature"] = signature
+    if kind != "tool_call":
+        out = {"type": kind, "text": need_string(part, "text", path, "`text`")}
+        _read_signature(part, out, path)
         return out
     out = {
         "type": "tool_call",
@@ -69,11 +68,22 @@ def _decode_part(item: Any, path: tuple) -> dict:
     else:
         raw = need_string(part, "arguments_raw", path, "`arguments_raw`")
         out["arguments_raw"] = RawArguments(raw, pointer(path + ("arguments_raw",)))
-    for key in ("signature", "item_id"):
+    _read_signature(part, out, path)
+    item_id = opt_string(part, "item_id", path, "`item_id`")
+    if item_id is not MISSING:
+        out["item_id"] = item_id
+    return out
+
+
+def _read_signature(part: dict, out: dict, path: tuple) -> None:
+    """Copy ``signature`` and its issuer ``origin`` (a dialect name, only beside a signature)."""
+    for key in ("signature", "origin"):
         value = opt_string(part, key, path, f"`{key}`")
         if value is not MISSING:
             out[key] = value
-    return out
+    problem = signatures.origin_problem(out)
+    if problem:
+        raise response_invalid(problem, path + ("origin",))
 
 
 def decode_usage(value: Any, path: tuple) -> dict:

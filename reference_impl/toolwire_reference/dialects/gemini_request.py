@@ -3,8 +3,11 @@
 Decoding accepts the proto-JSON snake_case spellings as well as camelCase. ``functionCall`` parts
 without an ``id`` get generated ids (``calls.IdGenerator``); each ``functionResponse`` is matched to a
 call of the model turn right before it by ``id``, else by function name in order (so parallel calls
-to one function pair up in order). ``thoughtSignature`` next to a ``functionCall`` is the call's
-``signature``; ``thought: true`` text parts are thinking.
+to one function pair up in order). ``thoughtSignature`` next to a ``functionCall``, a text or a
+thought part is that part's ``signature`` (``origin: gemini``); ``thought: true`` text parts are
+thinking. Encoding writes a signature only when Gemini issued it (``signatures``); under
+``gemini.unsigned-calls=skip-validator`` the first call of a model turn without one gets Google's
+documented stand-in.
 
 Encoding: roles ``user``/``model``; results first in a user turn as ``functionResponse`` parts whose
 ``name`` is the function name; generated ids are left out again (the source had none); the model
@@ -16,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import calls, hosted, reasoning
+from .. import calls, hosted, reasoning, signatures
 from .. import messages as msgs
 from .._json import MISSING, copy_json, expect_list, expect_object, invalid, pick_alias
 from ..errors import Segments, TranslationError, pointer
@@ -222,8 +225,8 @@ def _decode_part(part: Any, role: str, path: Segments, profile, ids, pending: li
                 where = path + (members["thought"][0],)
                 message = "a thought belongs in a model turn"
                 raise TranslationError("message.invalid_role", message, pointer(where))
-            return msgs.thinking(value, signature)
-        return msgs.text(value)
+            return msgs.thinking(value, signature, NAME)
+        return signatures.sign(msgs.text(value), signature, NAME)
     if kind == "functionCall":
         if role != "assistant":
             raise TranslationError(
@@ -238,15 +241,13 @@ def _decode_part(part: Any, role: str, path: Segments, profile, ids, pending: li
         out = msgs.tool_call(
             call_id, name, calls.read_arguments_object(args if args is not None else {}, where + ("args",))
         )
-        if isinstance(signature, str):
-            out["signature"] = signature
-        return out
+        return signatures.sign(out, signature, NAME)
     if kind == "functionResponse":
         if role != "user":
             raise TranslationError(
                 "message.invalid_role", "a functionResponse belongs in a user turn", pointer(where)
             )
-        return _decode_response(expect_object(value, where, f"`{key}`"), where, ids, pending)
+        return _decode_response(expect_object(value, where, f"`{key}`"), where, ids, pending, profile)
     if role != "user":
         msgs.unsupported_part(profile, f"a `{key}` part in a model turn", where)
         return None
@@ -279,7 +280,10 @@ def _decode_media(kind: str, value: dict, path: Segments, profile) -> dict | Non
     return msgs.image_url(uri, mime)
 
 
-def _decode_response(value: dict, path: Segments, ids, pending: list[dict]) -> dict:
+def _decode_response(value: dict, path: Segments, ids, pending: list[dict], profile) -> dict:
+    """A ``functionResponse``: ``response`` is the result's value, ``parts`` (inline or file media,
+    Gemini 3's multimodal function responses) its images. ``willContinue`` and ``scheduling`` apply
+    only to NON_BLOCKING calls of the Live API and are ignored by ``generateContent``: dropped."""
     name = msgs.read_text(value.get("name", MISSING), path + ("name",), "`name`")
     call_id = value.get("id")
     if isinstance(call_id, str) and call_id:
@@ -300,7 +304,24 @@ def _decode_response(value: dict, path: Segments, ids, pending: list[dict]) -> d
     else:
         result = response
     content = [msgs.text(result) if isinstance(result, str) else msgs.json_part(result)]
+    if value.get("parts") is not None:
+        for i, part in enumerate(expect_list(value["parts"], path + ("parts",), "`parts`")):
+            media = _decode_response_part(part, path + ("parts", i), profile)
+            if media is not None:
+                content.append(media)
     return msgs.tool_result(call_id, content, name=name, is_error=True if is_error else MISSING)
+
+
+def _decode_response_part(part: Any, path: Segments, profile) -> dict | None:
+    """One ``FunctionResponsePart`` (``inlineData`` or ``fileData``; ``displayName`` dropped)."""
+    part = expect_object(part, path, "a function response part")
+    for camel, snake in (("inlineData", "inline_data"), ("fileData", "file_data")):
+        key, value = pick_alias(part, (camel, snake), path)
+        if value is not MISSING:
+            where = path + (key,)
+            return _decode_media(camel, expect_object(value, where, f"`{key}`"), where, profile)
+    msgs.unsupported_part(profile, "a function response part that is not inline or file data", path)
+    return None
 
 
 # ---- encoding ------------------------------------------------------------------------------------
@@ -316,6 +337,9 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
         }
         for m in req.messages
     ]
+    if profile.get("gemini.unsigned-calls", "as-is") == "skip-validator":
+        for content in contents:
+            _vouch_first_call(content["parts"])
     # a message with nothing to say (an assistant turn with `content: null` and no calls) is left out:
     # Gemini refuses a content without parts
     out["contents"] = require_messages([c for c in contents if c["parts"]], NAME)
@@ -395,18 +419,31 @@ def _encode_media(req: Request, part: dict, profile) -> dict | None:
     return {"fileData": file_data}
 
 
+def _vouch_first_call(parts: list[dict]) -> None:
+    """Gemini 3 refuses a model turn whose first ``functionCall`` part has no thought signature; a
+    call Gemini did not sign (another provider's, or one whose signature was lost) gets the value
+    Google documents for such calls (profile ``gemini.unsigned-calls=skip-validator``)."""
+    first = next((p for p in parts if "functionCall" in p), None)
+    if first is not None and "thoughtSignature" not in first:
+        first["thoughtSignature"] = signatures.SKIP_VALIDATOR
+
+
 def _encode_part(req: Request, part: dict, names: Mapping[str, str], profile) -> dict | None:
     kind = part["type"]
+    signature = signatures.for_target(part, NAME)
     if kind == "text":
-        return {"text": part["text"]}
+        out = {"text": part["text"]}
+        if signature is not None:
+            out["thoughtSignature"] = signature
+        return out
     if kind in ("image", "document"):
         return _encode_media(req, part, profile)
     if kind == "thinking":
-        if part.get("redacted"):
-            return None
+        if part.get("redacted") or (not part["text"] and signature is None):
+            return None  # no readable text, and no signature Gemini issued
         out = {"text": part["text"], "thought": True}
-        if "signature" in part:
-            out["thoughtSignature"] = part["signature"]
+        if signature is not None:
+            out["thoughtSignature"] = signature
         return out
     if kind == "tool_call":
         call: dict = {}
@@ -416,8 +453,8 @@ def _encode_part(req: Request, part: dict, names: Mapping[str, str], profile) ->
         call["name"] = part["name"]
         call["args"] = calls.arguments_for_object(part, req.path_of(part), profile)
         out = {"functionCall": call}
-        if "signature" in part:
-            out["thoughtSignature"] = part["signature"]
+        if signature is not None:
+            out["thoughtSignature"] = signature
         return out
     response: dict = {}
     call_id = _call_id(part["call_id"], profile)
@@ -425,17 +462,17 @@ def _encode_part(req: Request, part: dict, names: Mapping[str, str], profile) ->
         response["id"] = call_id
     response["name"] = msgs.result_name(req, part, names)
     response["response"] = _response_value(req, part, profile)
+    media = [m for p in part["content"] if p["type"] == "image" and (m := _encode_media(req, p, profile))]
+    if media:
+        response["parts"] = media
     return {"functionResponse": response}
 
 
 def _response_value(req: Request, result: dict, profile) -> dict:
+    """The ``response`` object of a result: its text and json parts (images go to ``parts``)."""
     values: list[Any] = []
     for part in result["content"]:
-        if part["type"] == "image":
-            msgs.unsupported_part(
-                profile, "an image in a tool result", msgs.inner_path(req, part, result), NAME
-            )
-        else:
+        if part["type"] != "image":
             values.append(part["text"] if part["type"] == "text" else part["value"])
     if len(values) == 1:
         value = copy_json(values[0])

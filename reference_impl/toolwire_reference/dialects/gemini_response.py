@@ -3,10 +3,12 @@
 Decoding reads ``candidates[0]`` (further candidates, from ``candidateCount > 1``, are ignored).
 Parts: ``text``; ``text`` + ``thought: true`` → thinking; ``functionCall {id?, name, args}`` →
 tool_call, its sibling ``thoughtSignature`` → the call's ``signature`` (Gemini 3 requires it back).
-Calls without ``id`` get generated ids (calls.IdGenerator: ``call_1``, ``call_2``, … in order,
-skipping ids the response already uses), so parallel calls to one function stay distinct. A
-``thoughtSignature`` on a text part is dropped (the canonical text part has no signature). Other
-parts (``inlineData``, ``executableCode``, …) are ``content.unsupported`` (degrade: dropped).
+Every ``thoughtSignature`` (also on a text or thought part) is the part's ``signature`` with
+``origin: gemini``, written back only to Gemini (``signatures``). Calls without ``id`` get generated
+ids (calls.IdGenerator: ``call_1``, ``call_2``, … in order, skipping ids the response already uses),
+so parallel calls to one function stay distinct. An empty part with only a ``thoughtSignature`` is
+dropped. Other parts (``inlineData``, ``executableCode``, …) are ``content.unsupported`` (degrade:
+dropped).
 
 A response with no candidates is ``response.invalid``, unless ``promptFeedback.blockReason`` says
 the prompt was blocked: that is an empty ``content_filter`` response.
@@ -17,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .. import signatures
 from .._json import MISSING
 from ..calls import (
     IdGenerator,
@@ -56,20 +59,17 @@ def _decode_part(item: Any, path: tuple, ids: IdGenerator, profile: Mapping[str,
         call = need_object(part["functionCall"], here, "`functionCall`")
         call_id = opt_string(call, "id", here, "`id`")
         args = call.get("args", MISSING)
-        return tool_call_part(
+        out = tool_call_part(
             ids.new() if call_id is MISSING or call_id == "" else call_id,
             need_string(call, "name", here, "`name`"),
             {} if args is MISSING or args is None else read_arguments_object(args, here + ("args",)),
-            signature=signature,
         )
+        return signatures.sign(out, signature, NAME)
     if "text" in part:
         text = need_string(part, "text", path, "`text`")
         if part.get("thought") is True:
-            thinking = {"type": "thinking", "text": text}
-            if signature is not MISSING:
-                thinking["signature"] = signature
-            return thinking
-        return {"type": "text", "text": text} if text else None
+            return signatures.sign({"type": "thinking", "text": text}, signature, NAME)
+        return signatures.sign({"type": "text", "text": text}, signature, NAME) if text else None
     for key in _PART_DATA:
         if key in part:
             unsupported_part(f"a `{key}` part", path + (key,), profile)
@@ -138,11 +138,14 @@ def decode_response(payload: Any, profile: Mapping[str, str]) -> dict:
     return canonical_response(content=content, stop_reason=stop_reason, **common)
 
 
-def _encode_part(part: Mapping[str, Any], profile: Mapping[str, str]) -> dict:
+def _encode_part(part: Mapping[str, Any], profile: Mapping[str, str]) -> dict | None:
+    signature = signatures.for_target(part, NAME)
     if part["type"] == "text":
-        return {"text": part["text"]}
-    if part["type"] == "thinking":
-        out: dict = {"text": part["text"], "thought": True}
+        out: dict = {"text": part["text"]}
+    elif part["type"] == "thinking":
+        if not part["text"] and signature is None:
+            return None  # nothing to say: a signature Gemini did not issue is not written
+        out = {"text": part["text"], "thought": True}
     else:
         call: dict = {}
         if not is_generated(part["id"]):
@@ -150,8 +153,8 @@ def _encode_part(part: Mapping[str, Any], profile: Mapping[str, str]) -> dict:
         call["name"] = part["name"]
         call["args"] = arguments_for_object(part, profile=profile)
         out = {"functionCall": call}
-    if "signature" in part:
-        out["thoughtSignature"] = part["signature"]
+    if signature is not None:
+        out["thoughtSignature"] = signature
     return out
 
 
@@ -173,7 +176,7 @@ def _encode_usage(canonical: Mapping[str, Any]) -> dict | None:
 
 
 def encode_response(canonical: Mapping[str, Any], profile: Mapping[str, str]) -> dict:
-    parts = [_encode_part(part, profile) for part in canonical["content"]]
+    parts = [p for part in canonical["content"] if (p := _encode_part(part, profile)) is not None]
     out: dict = {
         "candidates": [
             {

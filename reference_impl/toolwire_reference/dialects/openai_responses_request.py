@@ -3,11 +3,16 @@
 Decoding: ``instructions`` and leading system/developer messages are the system prompt; consecutive
 assistant-side items (assistant messages, ``function_call``) form one assistant turn;
 ``function_call_output`` items, and the user message right after them, form one user turn. A
-``function_call``'s ``call_id`` is the canonical call id; its ``fc_`` item ``id`` is dropped, never
-swapped with ``call_id``: ``reasoning`` items are dropped, and OpenAI refuses an ``fc_`` item id
-whose reasoning item is missing ("Item 'fc_…' of type 'function_call' was provided without its
-required 'reasoning' item"), while an input ``function_call`` without ``id`` is always accepted.
-Encoding: the system prompt as ``instructions``; items in the canonical order.
+``function_call``'s ``call_id`` is the canonical call id; its ``fc_`` item ``id`` is the part's
+``item_id``, never swapped with ``call_id``, written back only to openai-responses together with the
+``reasoning`` item it follows (OpenAI refuses an ``fc_`` item id whose reasoning item is missing:
+"Item 'fc_…' of type 'function_call' was provided without its required 'reasoning' item"). A
+``reasoning`` item is a thinking part of the assistant turn: its summary texts joined with a blank
+line, its ``encrypted_content`` the signature (``origin: openai-responses``), its ``id`` the
+``item_id``.
+Encoding: the system prompt as ``instructions``; items in the canonical order; a thinking part
+becomes a ``reasoning`` item again only when it came from one (its Responses item id, or encrypted
+content OpenAI issued: a reasoning item is one OpenAI issued; Codex sends them without their id).
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import calls, hosted, reasoning
+from .. import calls, hosted, reasoning, signatures
 from .. import messages as msgs
 from .._json import MISSING, expect_list, expect_object, invalid
 from ..custom import is_custom_call
@@ -138,7 +143,10 @@ def _decode_item(builder: msgs.Builder, item: dict, path: Segments, profile) -> 
         call_id = msgs.read_text(item.get("call_id", MISSING), path + ("call_id",), "`call_id`")
         name = msgs.read_text(item.get("name", MISSING), path + ("name",), "`name`")
         args = calls.arguments_to_object(item.get("arguments", MISSING), path + ("arguments",), profile)
-        builder.add(builder.for_assistant(path), msgs.tool_call(call_id, name, args), path)
+        call = msgs.tool_call(call_id, name, args)
+        if item.get("id") is not None:  # kept with its reasoning item, for openai-responses only
+            call["item_id"] = msgs.read_text(item["id"], path + ("id",), "`id`")
+        builder.add(builder.for_assistant(path), call, path)
     elif kind == "custom_tool_call":
         call_id = msgs.read_text(item.get("call_id", MISSING), path + ("call_id",), "`call_id`")
         name = msgs.read_text(item.get("name", MISSING), path + ("name",), "`name`")
@@ -163,9 +171,47 @@ def _decode_item(builder: msgs.Builder, item: dict, path: Segments, profile) -> 
             path,
         )
     elif kind == "reasoning":
-        return
+        builder.add(builder.for_assistant(path), _decode_reasoning(item, path), path)
     else:
         msgs.unsupported_part(profile, f"a `{kind}` input item", path)
+
+
+def _decode_reasoning(item: dict, path: Segments) -> dict:
+    """A ``reasoning`` input item → a thinking part (``content``, the raw reasoning text some models
+    return, is not read: the summary is what a client shows and the encrypted content what the
+    model reads back)."""
+    texts = []
+    summary = item.get("summary")
+    summary = [] if summary is None else expect_list(summary, path + ("summary",), "`summary`")
+    for i, entry in enumerate(summary):
+        where = path + ("summary", i)
+        entry = expect_object(entry, where, "a summary part")
+        texts.append(msgs.read_text(entry.get("text", MISSING), where + ("text",)))
+    encrypted = item.get("encrypted_content")
+    if encrypted is not None:
+        msgs.read_text(encrypted, path + ("encrypted_content",), "`encrypted_content`")
+    part = msgs.thinking(msgs.JOIN.join(t for t in texts if t), encrypted, NAME)
+    if item.get("id") is not None:
+        part["item_id"] = msgs.read_text(item["id"], path + ("id",), "`id`")
+    return part
+
+
+def _came_from_responses(part: dict) -> bool:
+    """A thinking part read from a Responses ``reasoning`` item: it has the item's id, or encrypted
+    content OpenAI issued (Codex sends reasoning items without their id)."""
+    return "item_id" in part or part.get("origin") == NAME
+
+
+def _encode_reasoning(part: dict) -> dict:
+    """A thinking part that came from a Responses ``reasoning`` item, as that item again."""
+    item: dict = {"type": "reasoning"}
+    if "item_id" in part:
+        item["id"] = part["item_id"]
+    item["summary"] = [{"type": "summary_text", "text": part["text"]}] if part["text"] else []
+    signature = signatures.for_target(part, NAME)
+    if signature is not None:
+        item["encrypted_content"] = signature
+    return item
 
 
 def _content(item: dict, path: Segments, profile, role: str) -> list[tuple[dict, Segments]]:
@@ -281,6 +327,10 @@ def _encode_assistant(message: dict, profile) -> list[dict]:
     for part in message["content"]:
         if part["type"] == "text":
             texts.append(part["text"])
+        elif part["type"] == "thinking":
+            if _came_from_responses(part):  # other thinking has no Responses form in a request
+                flush()
+                items.append(_encode_reasoning(part))
         elif part["type"] == "tool_call" and is_custom_call(part):
             flush()
             call_id = msgs.out_id(part["id"], NAME, profile)

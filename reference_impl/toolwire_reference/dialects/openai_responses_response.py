@@ -3,11 +3,11 @@
 Output items: ``message`` (``output_text`` → text, ``refusal`` → text and stop reason ``refusal``),
 ``function_call`` (canonical ``id`` = ``call_id``; the ``fc_…`` item ``id`` is kept as the part's
 ``item_id`` and written back only to openai-responses), ``custom_tool_call`` (the same, with ``input``
-for ``arguments`` and a ``ctc_…`` item id), ``reasoning`` (summary texts joined with a
-blank line → thinking text, ``encrypted_content`` → its opaque signature, carried so a client can
-hand it back through the same translator; an item with neither is dropped). Other items (hosted
-tool calls) are ``content.unsupported`` (degrade: dropped). The stop reason comes from ``status``
-and ``incomplete_details.reason``.
+for ``arguments`` and a ``ctc_…`` item id), ``reasoning`` (summary texts joined with a blank line →
+thinking text, ``encrypted_content`` → its opaque signature with ``origin: openai-responses``, written
+back only to openai-responses; an item with neither is dropped). Other items (hosted tool calls) are
+``content.unsupported`` (degrade: dropped). The stop reason comes from ``status`` and
+``incomplete_details.reason``.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .. import signatures
 from .._json import MISSING
 from ..calls import (
     arguments_for_text,
@@ -84,10 +85,7 @@ def _decode_reasoning(item: dict, path: tuple) -> dict | None:
     text = "\n\n".join(t for t in texts if t)
     if not text and signature is MISSING:
         return None
-    part = {"type": "thinking", "text": text}
-    if signature is not MISSING:
-        part["signature"] = signature
-    return part
+    return signatures.sign({"type": "thinking", "text": text}, signature, NAME)
 
 
 def _item_id(call_id: str, custom: bool = False) -> str:
@@ -219,14 +217,15 @@ def _encode_output(canonical: Mapping[str, Any], profile: Mapping[str, str]) -> 
                     "status": "completed",
                 }
             )
-        elif part["text"] or "signature" in part:
+        elif part["text"] or signatures.for_target(part, NAME) is not None:
             item = {
                 "type": "reasoning",
                 "id": derived_id("rs_", seed, i),
                 "summary": [{"type": "summary_text", "text": part["text"]}] if part["text"] else [],
             }
-            if "signature" in part:
-                item["encrypted_content"] = part["signature"]
+            signature = signatures.for_target(part, NAME)
+            if signature is not None:
+                item["encrypted_content"] = signature
             output.append(item)
     return output
 

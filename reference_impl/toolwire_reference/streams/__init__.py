@@ -23,7 +23,7 @@ from ..errors import fail
 from ..profiles import resolve_profile
 from ..rules import DIALECTS
 from .anthropic import AnthropicDecoder, AnthropicEncoder
-from .base import THINKING_TARGETS, CustomCallGuard, Decoder, Encoder, ThinkingFilter
+from .base import THINKING_TARGETS, CustomCallGuard, Decoder, Encoder, SignatureFilter, ThinkingFilter
 from .canonical import CanonicalDecoder, CanonicalEncoder
 from .gemini import GeminiDecoder, GeminiEncoder
 from .openai_chat import OpenAIChatDecoder, OpenAIChatEncoder
@@ -61,6 +61,7 @@ class StreamTranscoder:
         keep = resolved.get("stream.thinking") == "keep" and target in THINKING_TARGETS
         self.decoder = DECODERS[source](resolved)
         self.guard = CustomCallGuard(target, self.decoder, resolved)
+        self.signatures = SignatureFilter(source, target)
         self.filter = ThinkingFilter(keep)
         self.text_calls: TextCallFilter | None = None
         if resolved.get("stream.text-calls") == "parse":
@@ -69,11 +70,11 @@ class StreamTranscoder:
 
     def _encode(self, canonical: list[dict]) -> list[dict]:
         out: list[dict] = []
-        for source_event in canonical:
-            for event in self.guard.feed(source_event):
-                for kept in self.filter.feed(event):
-                    for final in self.text_calls.feed(kept) if self.text_calls is not None else (kept,):
-                        out += self.encoder.feed(final)
+        guarded = (e for event in canonical for e in self.guard.feed(event))
+        for signed in (e for event in guarded for e in self.signatures.feed(event)):
+            for kept in self.filter.feed(signed):
+                for final in self.text_calls.feed(kept) if self.text_calls is not None else (kept,):
+                    out += self.encoder.feed(final)
         return out
 
     def feed(self, event: Any) -> list[dict]:

@@ -21,6 +21,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from .. import signatures
 from .._json import check_depth, json_type
 from ..calls import derived_id
 from ..custom import WRAP_PARAMETER, has_custom_tools, wrapping
@@ -176,9 +177,16 @@ class Decoder:
         if opening and signed:
             event["signed"] = True
         if signature is not None:
-            event["signature"] = signature
+            self.sign(event, signature)
         out.append(event)
         return out
+
+    def sign(self, event: dict, signature: str) -> None:
+        """Put ``signature`` on ``event`` with its issuer: this decoder's dialect (a canonical source
+        says the issuer itself, or leaves it unknown)."""
+        event["signature"] = signature
+        if self.dialect in signatures.ISSUERS:
+            event["origin"] = self.dialect
 
     def close_text(self, key: Any = None, any_key: bool = True) -> list[dict]:
         if self.text_block is None or (not any_key and self.text_block[2] != key):
@@ -195,7 +203,10 @@ class Decoder:
         self.calls += 1
         self.open_calls[key] = index
         event = {"type": "tool_call_start", "index": index, "id": call_id, "name": name}
+        signature = extra.pop("signature", None)
         event.update({k: v for k, v in extra.items() if v is not None})
+        if signature is not None:
+            self.sign(event, signature)
         out.append(event)
         return out
 
@@ -303,6 +314,43 @@ class CustomCallGuard:
         if kind == "block_end":
             self.wrapped.discard(event["index"])
             return [{"type": "tool_call_delta", "index": event["index"], "arguments": '"}'}, event]
+        return [event]
+
+
+class SignatureFilter:
+    """Leaves out the signatures ``target`` may not receive (RULES.md, "Thinking and signatures": a
+    signature goes back only to the dialect that issued it), and the promise of one (``signed``) when
+    the source's own signatures cannot reach the target; a thinking fragment left with nothing to say
+    is dropped."""
+
+    def __init__(self, source: str, target: str) -> None:
+        self.target = target
+        self.foreign_source = target != "canonical" and source in signatures.ISSUERS and source != target
+        self.opened: set[int] = set()  # thinking blocks something was sent for
+        self.silent: set[int] = set()  # thinking blocks nothing was sent for (yet): their end too is left out
+
+    def feed(self, event: dict) -> list[dict]:
+        kind, index = event["type"], event.get("index")
+        if kind == "block_end" and index in self.silent:
+            self.silent.discard(index)
+            return []
+        if kind == "block_end":
+            self.opened.discard(index)
+        if "signature" not in event and not (self.foreign_source and "signed" in event):
+            return self._sent(event)
+        event = signatures.strip_foreign(event, self.target)
+        if self.foreign_source and "signed" in event:
+            event = {k: v for k, v in event.items() if k != "signed"}
+        if kind == "thinking_delta" and not event["text"] and "signature" not in event:
+            if index not in self.opened:
+                self.silent.add(index)
+            return []
+        return self._sent(event)
+
+    def _sent(self, event: dict) -> list[dict]:
+        if event["type"] == "thinking_delta":
+            self.silent.discard(event["index"])
+            self.opened.add(event["index"])
         return [event]
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .. import signatures
 from ..calls import CANONICAL_STOP_REASONS, encode_call_id
 from ..dialects.canonical_response import decode_usage
 from .base import Decoder, Encoder
@@ -18,9 +19,11 @@ from .base import Decoder, Encoder
 NAME = "canonical"
 _FIELDS = {
     "message_start": {"id": str, "model": str},
-    "text_delta": {"index": int, "text": str},
-    "thinking_delta": {"index": int, "text": str, "signature": str},
-    "tool_call_start": {"index": int, "id": str, "name": str, "signature": str, "custom": bool},
+    "text_delta": {"index": int, "text": str, "signature": str, "origin": str},
+    "thinking_delta": {"index": int, "text": str, "signature": str, "origin": str},
+    "tool_call_start": {
+        "index": int, "id": str, "name": str, "signature": str, "origin": str, "custom": bool
+    },  # fmt: skip
     "tool_call_delta": {"index": int, "arguments": str, "input": str},
     "block_end": {"index": int},
     "message_end": {"stop_reason": str, "stop_sequence": (str, type(None)), "usage": dict},
@@ -66,6 +69,9 @@ class CanonicalDecoder(Decoder):
         for key in _REQUIRED.get(kind, ()):
             if key not in data:
                 raise self.invalid(f"a {kind} event needs `{key}`")
+        problem = signatures.origin_problem(data)
+        if problem:
+            raise self.invalid(problem, "origin")
         if kind == "error":
             error = data["error"]
             return self.error(error.get("code"), error.get("message"))

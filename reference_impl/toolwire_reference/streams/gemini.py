@@ -197,11 +197,8 @@ class GeminiDecoder(Decoder):
             text = part["text"]
             if not isinstance(text, str):
                 raise self.invalid("`text` must be a string", *where, "text")
-            if part.get("thought") is True:
-                return self.text(
-                    "thinking", text, "thinking", signature if isinstance(signature, str) else None
-                )
-            return self.text("text", text, "text")
+            kind = "thinking" if part.get("thought") is True else "text"
+            return self.text(kind, text, kind, signature if isinstance(signature, str) else None)
         for key in _PART_DATA:
             if key in part:
                 unsupported_part(f"a `{key}` part", self.path(*where, key), self.profile)
@@ -268,7 +265,12 @@ class GeminiEncoder(Encoder):
         return []
 
     def on_text_delta(self, event: dict) -> list[dict]:
-        return [self._chunk([{"text": event["text"]}])] if event["text"] else []
+        part: dict = {"text": event["text"]}
+        if event.get("signature"):
+            part["thoughtSignature"] = event["signature"]
+        elif not event["text"]:
+            return []
+        return [self._chunk([part])]
 
     def on_thinking_delta(self, event: dict) -> list[dict]:
         part: dict = {"text": event["text"], "thought": True}

@@ -578,8 +578,7 @@ class CanonicalAccumulator(Accumulator):
             block = {"type": "tool_call", "id": data["id"], "name": data["name"], "_args": []}
             if data.get("custom"):
                 block["_custom"] = True
-            if "signature" in data:
-                block["signature"] = data["signature"]
+            block.update({k: data[k] for k in ("signature", "origin") if k in data})
             self.blocks[data["index"]] = block
             self.call_of[data["index"]] = ordinal = self.new_call()
             return [Fragment("call_start", call=ordinal)]
@@ -592,8 +591,7 @@ class CanonicalAccumulator(Accumulator):
             btype = "text" if kind == "text_delta" else "thinking"
             block = self.blocks.setdefault(data["index"], {"type": btype, "text": ""})
             block["text"] += data["text"]
-            if "signature" in data:
-                block["signature"] = data["signature"]
+            block.update({k: data[k] for k in ("signature", "origin") if k in data})
             if data["text"]:
                 return [Fragment(btype, data["text"])]
         return None

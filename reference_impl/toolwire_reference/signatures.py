@@ -1,0 +1,59 @@
+"""Signatures and where they may go (corpus/RULES.md, "Thinking and signatures").
+
+A signature is an opaque proof a provider attaches to a model's reasoning: Anthropic's thinking
+``signature`` (and ``redacted_thinking`` data), Gemini's ``thoughtSignature`` (on thought, text and
+``functionCall`` parts), OpenAI Responses' ``encrypted_content`` of a ``reasoning`` item. Only the
+provider that issued one can check it, so the canonical part records its issuer in ``origin`` (a
+dialect name) and an encoder writes the signature back only to that dialect. A signature without an
+``origin`` (a canonical source that does not say) is written wherever the target has a place for it:
+its producer vouches for it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: the dialects whose providers issue signatures
+ISSUERS = ("anthropic", "gemini", "openai-responses")
+#: what Gemini accepts in place of a thought signature on a call it did not issue (Gemini 3 refuses
+#: a model turn whose first functionCall has none): Google's documented value, also Gemini CLI's
+SKIP_VALIDATOR = "skip_thought_signature_validator"
+
+
+def sign(part: dict, signature: Any, origin: str) -> dict:
+    """``part`` with ``signature`` (when it is a string) and its issuer ``origin``."""
+    if isinstance(signature, str):
+        part["signature"] = signature
+        part["origin"] = origin
+    return part
+
+
+def for_target(part: dict, target: str) -> str | None:
+    """The signature of ``part`` when ``target`` may receive it (its issuer, or any target for a
+    signature of unknown origin; canonical keeps every signature), else None."""
+    signature = part.get("signature")
+    if signature is None:
+        return None
+    origin = part.get("origin")
+    return signature if target == "canonical" or origin is None or origin == target else None
+
+
+def origin_problem(part: dict) -> str | None:
+    """Why a canonical part's ``origin`` is invalid (None when it is fine)."""
+    if "origin" not in part:
+        return None
+    if part["origin"] not in ISSUERS:
+        return f"`origin` must be one of {', '.join(ISSUERS)}"
+    if "signature" not in part:
+        return "`origin` names the issuer of a `signature`, and the part has none"
+    return None
+
+
+def strip_foreign(part: dict, target: str) -> dict:
+    """``part`` without a signature ``target`` may not receive (a copy when one is removed)."""
+    if "signature" in part and for_target(part, target) is None:
+        part = {k: v for k, v in part.items() if k not in ("signature", "origin")}
+    return part
+
+
+__all__ = ["ISSUERS", "SKIP_VALIDATOR", "for_target", "origin_problem", "sign", "strip_foreign"]
