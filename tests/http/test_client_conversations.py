@@ -154,8 +154,8 @@ ANTHROPIC_PARAMS = {
 def test_claude_code_conversation(tmp_path: Path, upstream: Upstream, upstream_dialect: str) -> None:
     replies = CLAUDE_CODE_UPSTREAMS[upstream_dialect]
     upstream.script = Replayer(replies)
-    # a Gemini 3 upstream refuses a call of the current turn without a thought signature, and an
-    # Anthropic client cannot carry Gemini's back: the documented stand-in (RULES.md, "Thinking and signatures")
+    # a Gemini 3 upstream refuses a call of the current turn without a thought signature, and an Anthropic
+    # client cannot carry Gemini's back: the documented stand-in (RULES.md, "Thinking and signatures")
     extra = ("--profile", "gemini.unsigned-calls=skip-validator") if upstream_dialect == "gemini" else ()
     with serve(tmp_path, "anthropic", upstream_dialect, upstream.url, *extra) as proxy:
         client = anthropic.Anthropic(base_url=proxy.url, api_key=KEY, max_retries=0, timeout=30)
