@@ -14,8 +14,10 @@ The config (TOML; paths relative to the current directory)::
     # url = "http://127.0.0.1:8080"
     # mock_port = 18080                   # default 0: any free port (only useful with `command`)
     client_endpoint = "/v1/messages"      # default: the client dialect's real path
-    headers = {"anthropic-version" = "2023-06-01"}   # extra headers on every client request
+    headers = {"anthropic-version" = "2023-06-01"}   # extra headers on every client request ({port},
+                                          # {upstream_url} and {config_dir} substituted in the values)
     api_key = "sk-test"                   # sent in the client dialect's key header (default: a random one)
+    secrets = ["sk-upstream"]             # other keys the proxy holds (its own config's): never written
     profile = {}                          # the profile values the proxy implements, a value or a list of
                                           # values per key (default: each key's default)
     error_codes = "own"                   # "toolwire" when its refusals carry toolwire's codes
@@ -43,7 +45,9 @@ shape (an upstream's reply it cannot use, also with a 5xx status, as a gateway a
 the JSON Pointer in ``param``) or, Gemini style, in an ``ErrorInfo`` detail's ``reason``
 (``metadata.path``), also mid-stream in a last error event. Any other error answer (a 5xx to the client's
 own input, a body that is no error) is a crash (``errored``), with the status and body. The API key is
-never written to results: it is replaced by ``[redacted]`` wherever it would appear.
+never written to results: it is replaced by ``[redacted]`` wherever it would appear, and so are the
+``secrets`` and every key the proxy sent the mock upstream (its credential headers, Gemini's ``key``
+query parameter), in outputs, refusal messages and the proxy's log shown with an errored check.
 """
 
 from __future__ import annotations
@@ -71,7 +75,7 @@ from .http_errors import error_status
 from .protocol import TranslationRefusal
 from .streams.sse import events_from_sse
 
-__all__ = ["HttpAdapter", "LoopThread", "MockUpstream", "load_config"]
+__all__ = ["HttpAdapter", "LoopThread", "MockUpstream", "load_config", "upstream_keys"]
 
 MODEL = "toolwire-model"
 
@@ -99,6 +103,21 @@ def minimal_response(dialect: str) -> Any:
 def minimal_stream(dialect: str) -> list[dict[str, Any]]:
     """A small valid stream of ``dialect`` (the descriptor's ``minimal_reply``)."""
     return _minimal_reply(dialect)["stream"]
+
+
+#: the headers a provider reads its key from (``authorization`` as ``Bearer <key>``)
+KEY_HEADERS = ("authorization", "x-api-key", "x-goog-api-key", "api-key")
+#: shorter strings are not scrubbed: replacing them would garble outputs without hiding a real key
+MIN_SECRET = 6
+
+
+def upstream_keys(headers: dict[str, str], query: dict[str, str]) -> set[str]:
+    """The keys a request to the mock upstream carries (credential headers, Gemini's ``?key=``)."""
+    found = {headers[h] for h in KEY_HEADERS if headers.get(h)}
+    found |= {v.split(None, 1)[1] for v in list(found) if v.lower().startswith("bearer ") and " " in v}
+    if query.get("key"):
+        found.add(query["key"])
+    return {k.strip() for k in found if len(k.strip()) >= MIN_SECRET}
 
 
 def _error_codes() -> frozenset[str]:
@@ -189,9 +208,10 @@ class MockUpstream:
     """A fake provider for ``dialect`` on 127.0.0.1: records each request, answers per :attr:`plan`.
 
     ``plan``: ``{"status", "json"}`` (a JSON body), ``{"events": [...], "delivery"?: str, "hold"?:
-    threading.Event}`` (SSE, in the writes of :func:`toolwire.delivery.delivery_writes`, each read by the
-    proxy before the next; with ``hold``, the last write waits until it is set), or ``None`` (a minimal
-    valid response, or stream when the request asks for one).
+    threading.Event}`` (SSE, or one JSON array for Gemini asked without ``?alt=sse``, in the writes of
+    :func:`toolwire.delivery.delivery_writes`, each read by the proxy before the next; with ``hold``, the
+    last write waits until it is set), or ``None`` (a minimal valid response, or stream when the request
+    asks for one).
     """
 
     def __init__(self, dialect: str, loop: LoopThread, port: int = 0) -> None:
@@ -200,6 +220,8 @@ class MockUpstream:
         self.port = port
         self.plan: dict[str, Any] | None = None
         self.requests: list[dict[str, Any]] = []
+        #: every key a proxy sent this upstream (kept across resets: the adapter never writes them)
+        self.keys: set[str] = set()
         self._runner: Any = None
 
     @property
@@ -235,14 +257,12 @@ class MockUpstream:
         await site.start()
         self.port = site._server.sockets[0].getsockname()[1]
 
-    def _problem(self, method: str, path: str, query: dict[str, str], stream: bool) -> str | None:
+    def _problem(self, method: str, path: str) -> str | None:
         if method != "POST":
             return f"the proxy sent {method} {path} to the upstream; a POST was expected"
         if not is_dialect_path(self.dialect, path):
             want = expected_path(self.dialect)
             return f"the proxy sent POST {path} to the {self.dialect} upstream; expected {want}"
-        if self.dialect == "gemini" and stream and query.get("alt") != "sse":
-            return "the proxy asked the gemini upstream for a stream without ?alt=sse"
         return None
 
     async def _handle(self, request: Any) -> Any:
@@ -257,6 +277,7 @@ class MockUpstream:
         else:
             stream = isinstance(body, dict) and body.get("stream") is True
         query = dict(request.query)
+        self.keys |= upstream_keys({k.lower(): v for k, v in request.headers.items()}, query)
         record = {
             "method": request.method,
             "path": request.path,
@@ -265,7 +286,7 @@ class MockUpstream:
             "body": body,
             "raw": None if body is not None else raw.decode("utf-8", "replace")[:2000],
             "stream": stream,
-            "problem": self._problem(request.method, request.path, query, stream),
+            "problem": self._problem(request.method, request.path),
         }
         self.requests.append(record)
         if record["problem"]:
@@ -276,13 +297,18 @@ class MockUpstream:
             plan = minimal or {"json": minimal_response(self.dialect)}
         if "events" not in plan:
             return web.json_response(plan.get("json"), status=int(plan.get("status", 200)))
+        # Gemini without ?alt=sse streams one JSON array (what Google's servers answer), else SSE
+        framing = "json-array" if self.dialect == "gemini" and query.get("alt") != "sse" else "sse"
         resp = web.StreamResponse(
             status=int(plan.get("status", 200)),
-            headers={"content-type": "text/event-stream", "cache-control": "no-cache"},
+            headers={
+                "content-type": "application/json" if framing == "json-array" else "text/event-stream",
+                "cache-control": "no-cache",
+            },
         )
         resp.enable_chunked_encoding()
         await resp.prepare(request)
-        writes = delivery_writes(list(plan["events"]), str(plan.get("delivery", "events")))
+        writes = delivery_writes(list(plan["events"]), str(plan.get("delivery", "events")), framing)
         hold = plan.get("hold")
         for i, data in enumerate(writes):
             if hold is not None and i == len(writes) - 1:
@@ -343,6 +369,10 @@ class HttpAdapter(Adapter):
         self.client = cfg["client_dialect"]
         self.upstream = cfg["upstream_dialect"]
         self.api_key = str(cfg.get("api_key") or "tw-key-" + secrets.token_hex(12))
+        listed = cfg.get("secrets") or []
+        if not isinstance(listed, list) or not all(isinstance(x, str) for x in listed):
+            raise AdapterError(f"http:{path}: `secrets` must be a list of strings")
+        self.secrets = [x for x in listed if len(x) >= MIN_SECRET]
         self.codes = _error_codes()
         self.proc: subprocess.Popen[bytes] | None = None
         self._log: Any = None
@@ -479,7 +509,7 @@ class HttpAdapter(Adapter):
             headers["x-goog-api-key"] = self.api_key
         else:
             headers["authorization"] = f"Bearer {self.api_key}"
-        headers.update({str(k): str(v) for k, v in (self.cfg.get("headers") or {}).items()})
+        headers.update({str(k): self._subst(str(v)) for k, v in (self.cfg.get("headers") or {}).items()})
         return headers
 
     async def _exchange(self, body: Any, stream: bool) -> tuple[int, bytes]:
@@ -492,12 +522,26 @@ class HttpAdapter(Adapter):
         async with self.session.post(url, data=data, headers=self._client_headers()) as resp:
             return resp.status, await resp.read()
 
+    def _keys(self) -> list[str]:
+        """Every key never to be written: the client's, the config's ``secrets``, those the mock saw (the
+        longest first, so that a key containing another is replaced whole)."""
+        keys = {self.api_key, *self.secrets, *self.mock.keys}
+        return sorted(keys, key=lambda k: (-len(k), k))
+
     def _scrub(self, text: str) -> str:
-        return text.replace(self.api_key, "[redacted]")
+        for key in self._keys():
+            text = text.replace(key, "[redacted]")
+        return text
 
     def _clean(self, value: Any) -> Any:
         text = json.dumps(value, ensure_ascii=False)
-        return json.loads(self._scrub(text)) if self.api_key in text else value
+        scrubbed = self._scrub(text)
+        return json.loads(scrubbed) if scrubbed != text else value
+
+    def _clean_refusal(self, exc: TranslationRefusal) -> TranslationRefusal:
+        """``exc`` with the keys taken out of its message (a proxy's error may quote a key)."""
+        message = self._scrub(exc.message)
+        return exc if message == exc.message else TranslationRefusal(exc.code, message, exc.path)
 
     def _send(self, plan: dict[str, Any] | None, body: Any, stream: bool) -> tuple[int, bytes, Any]:
         self._ensure_proxy()
@@ -528,7 +572,9 @@ class HttpAdapter(Adapter):
         mark = self._log_size()
         try:
             return self._clean(self._call_inner(kind, payload))
-        except (TranslationRefusal, AdapterError):
+        except TranslationRefusal as exc:
+            raise self._clean_refusal(exc) from None
+        except AdapterError:
             raise
         except Exception as exc:
             raise RuntimeError(self._crash_text(exc, mark)) from None
@@ -583,7 +629,9 @@ class HttpAdapter(Adapter):
         mark = self._log_size()
         try:
             return self._clean(self._stream_inner(events, delivery))
-        except (TranslationRefusal, AdapterError):
+        except TranslationRefusal as exc:
+            raise self._clean_refusal(exc) from None
+        except AdapterError:
             raise
         except Exception as exc:
             raise RuntimeError(self._crash_text(exc, mark)) from None
