@@ -75,7 +75,7 @@ from .http_errors import error_status
 from .protocol import TranslationRefusal
 from .streams.sse import events_from_sse
 
-__all__ = ["HttpAdapter", "LoopThread", "MockUpstream", "load_config", "upstream_keys"]
+__all__ = ["HttpAdapter", "LoopThread", "MockUpstream", "load_config", "upstream_keys", "without_path_model"]
 
 MODEL = "toolwire-model"
 
@@ -118,6 +118,18 @@ def upstream_keys(headers: dict[str, str], query: dict[str, str]) -> set[str]:
     if query.get("key"):
         found.add(query["key"])
     return {k.strip() for k in found if len(k.strip()) >= MIN_SECRET}
+
+
+def without_path_model(body: Any, path: str) -> Any:
+    """A Gemini request body without a ``model`` member that names the model its path names: the same field
+    (GenerateContentRequest's ``model``, which the REST path ``/v1beta/{model=models/*}:generateContent``
+    binds), sent twice by some proxies (Portkey's gateway), not something a translation added."""
+    if not isinstance(body, dict) or not isinstance(body.get("model"), str):
+        return body
+    named = path.rsplit("/", 1)[-1].split(":", 1)[0]
+    if body["model"] in (named, f"models/{named}"):
+        return {k: v for k, v in body.items() if k != "model"}
+    return body
 
 
 def _error_codes() -> frozenset[str]:
@@ -591,6 +603,8 @@ class HttpAdapter(Adapter):
                 raise RuntimeError(f"the proxy sent the upstream a body that is not JSON: {recorded['raw']}")
             if self.client == "gemini" and isinstance(body, dict) and body.get("model") == MODEL:
                 body = {k: v for k, v in body.items() if k != "model"}  # the model the URL named
+            if self.upstream == "gemini":
+                body = without_path_model(body, recorded["path"])
             return body
         if kind == "response":
             upstream_status = error_status(self.upstream, payload)

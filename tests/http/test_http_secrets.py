@@ -16,7 +16,7 @@ pytest.importorskip("aiohttp")
 
 from toolwire.adapters import load_adapter  # noqa: E402
 from toolwire.delivery import delivery_writes  # noqa: E402
-from toolwire.http_adapter import LoopThread, MockUpstream, upstream_keys  # noqa: E402
+from toolwire.http_adapter import LoopThread, MockUpstream, upstream_keys, without_path_model  # noqa: E402
 
 CLIENT_KEY = "sk-client-DO-NOT-LEAK-1111"
 UPSTREAM_KEY = "sk-upstream-DO-NOT-LEAK-2222"
@@ -154,3 +154,13 @@ def test_the_gemini_mock_streams_a_json_array_without_alt_sse() -> None:
     finally:
         mock.stop()
         loop.stop()
+
+
+def test_a_gemini_body_naming_the_paths_model_is_the_same_request() -> None:
+    path = "/v1beta/models/gpt-4o:streamGenerateContent"
+    body = {"model": "gpt-4o", "contents": []}
+    assert without_path_model(body, path) == {"contents": []}
+    assert without_path_model({"model": "models/gpt-4o", "contents": []}, path) == {"contents": []}
+    # another model than the path's is kept: the check then shows it
+    other = {"model": "gemini-pro", "contents": []}
+    assert without_path_model(other, path) == other
