@@ -35,8 +35,9 @@ kinds, for this pair only:
   case's payload (an error body with the provider's status: ``toolwire.http_errors``); the output is the
   proxy's response body. The upstream's error forwarded as an error answer is the refusal
   ``response.invalid``.
-- ``stream`` upstream → client: the same with a streaming request and the case's events as SSE; the output
-  is the events of the proxy's SSE.
+- ``stream`` upstream → client: the same with a streaming request (an OpenAI Chat one asks for usage,
+  ``stream_options.include_usage``) and the case's events as SSE; the output is the events of the proxy's
+  SSE.
 
 A proxy refuses the client's input by answering a 4xx status with an error body in a provider's error
 shape (an upstream's reply it cannot use, also with a 5xx status, as a gateway answers 502): a refusal
@@ -672,6 +673,10 @@ class HttpAdapter(Adapter):
         body = dict(MINIMAL_REQUESTS[self.client])
         if self.client != "gemini":
             body["stream"] = True
+        if self.client == "openai-chat":
+            # the usage a case's stream carries is asked for, as a client that wants it does: OpenAI sends
+            # none without it, and a proxy that follows OpenAI (LiteLLM's) would otherwise fail for that
+            body["stream_options"] = {"include_usage": True}
         status, raw, recorded = self._send({"events": events, "delivery": delivery}, body, True)
         self._check_recorded(recorded, status, raw, True)
         if status >= 300:

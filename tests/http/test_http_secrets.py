@@ -164,3 +164,24 @@ def test_a_gemini_body_naming_the_paths_model_is_the_same_request() -> None:
     # another model than the path's is kept: the check then shows it
     other = {"model": "gemini-pro", "contents": []}
     assert without_path_model(other, path) == other
+
+
+def test_an_openai_chat_stream_request_asks_for_usage(tmp_path: Path) -> None:
+    config = tmp_path / "chat.toml"
+    config.write_text(
+        'client_dialect = "openai-chat"\nupstream_dialect = "anthropic"\nurl = "http://127.0.0.1:9"\n',
+        encoding="utf-8",
+    )
+    adapter = load_adapter(f"http:{config}")
+    sent: list[dict] = []
+
+    def fake_send(plan: object, body: dict, stream: bool) -> tuple[int, bytes, dict]:
+        sent.append(body)
+        return 200, b"data: [DONE]\n\n", {"problem": None, "stream": True}
+
+    try:
+        adapter._send = fake_send  # type: ignore[method-assign]
+        adapter._stream_inner([], "events")
+    finally:
+        adapter.close()
+    assert sent[0]["stream"] is True and sent[0]["stream_options"] == {"include_usage": True}
