@@ -590,7 +590,7 @@ class HttpAdapter(Adapter):
         except AdapterError:
             raise
         except Exception as exc:
-            raise RuntimeError(self._crash_text(exc, mark)) from None
+            raise RuntimeError(self._crash_text(exc, mark) + self._recover(exc)) from None
 
     def _call_inner(self, kind: str, payload: Any) -> Any:
         if kind == "request":
@@ -649,7 +649,21 @@ class HttpAdapter(Adapter):
         except AdapterError:
             raise
         except Exception as exc:
-            raise RuntimeError(self._crash_text(exc, mark)) from None
+            raise RuntimeError(self._crash_text(exc, mark) + self._recover(exc)) from None
+
+    def _recover(self, exc: Exception) -> str:
+        """After the connection to a proxy started here failed (refused, dropped): restart the proxy if it no
+        longer accepts connections though its process lives on (a server whose worker died), so that one
+        crash errors one check, not every later one. Returns what to add to the check's message."""
+        from aiohttp import ClientConnectionError
+
+        if not isinstance(exc, ClientConnectionError) or not self.cfg.get("command") or self.proc is None:
+            return ""
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=1):
+            return ""
+        self._stop_proxy()
+        self._start_proxy()
+        return "\nthe proxy no longer accepted connections though its process was running: restarted"
 
     def _log_size(self) -> int:
         """How much the proxy has logged so far (where this check's part of its log starts)."""

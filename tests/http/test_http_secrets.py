@@ -185,3 +185,39 @@ def test_an_openai_chat_stream_request_asks_for_usage(tmp_path: Path) -> None:
     finally:
         adapter.close()
     assert sent[0]["stream"] is True and sent[0]["stream_options"] == {"include_usage": True}
+
+
+# a server whose worker dies on its first request while its parent process lives on (as a proxy server that
+# runs its app in a worker process may)
+DYING_WORKER = """
+import socket, subprocess, sys, time
+if sys.argv[1] == "worker":
+    srv = socket.create_server(("127.0.0.1", int(sys.argv[2])))
+    conn, _ = srv.accept()
+    conn.recv(65536)
+    conn.close()
+    sys.exit(0)
+subprocess.Popen([sys.executable, __file__, "worker", sys.argv[1]])
+time.sleep(3600)
+"""
+
+
+def test_a_proxy_that_stops_accepting_connections_is_restarted(tmp_path: Path) -> None:
+    script = tmp_path / "dying.py"
+    script.write_text(DYING_WORKER, encoding="utf-8")
+    config = tmp_path / "dying.toml"
+    config.write_text(
+        'client_dialect = "openai-chat"\nupstream_dialect = "anthropic"\nready_timeout = 30\n'
+        f"command = {json.dumps([sys.executable, str(script), '{port}'])}\n",
+        encoding="utf-8",
+    )
+    adapter = load_adapter(f"http:{config}")
+    request = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+    try:
+        first = adapter.translate("request", "openai-chat", "anthropic", request, {})
+        second = adapter.translate("request", "openai-chat", "anthropic", request, {})
+    finally:
+        adapter.close()
+    assert first.status == "crash" and "restarted" in first.crash, first
+    # the next check reaches a fresh server (whose worker drops it again), not a closed port
+    assert second.status == "crash" and "Cannot connect" not in second.crash, second
