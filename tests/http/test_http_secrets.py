@@ -221,3 +221,12 @@ def test_a_proxy_that_stops_accepting_connections_is_restarted(tmp_path: Path) -
     assert first.status == "crash" and "restarted" in first.crash, first
     # the next check reaches a fresh server (whose worker drops it again), not a closed port
     assert second.status == "crash" and "Cannot connect" not in second.crash, second
+
+
+def test_a_done_after_a_responses_stream_changes_nothing_a_client_accumulates() -> None:
+    from toolwire.descriptors import descriptor
+    from toolwire.streams.accumulate import accumulate
+
+    events = descriptor("openai-responses")["minimal_reply"]["stream"]
+    done = [{"data": "[DONE]"}]
+    assert accumulate(events + done, "openai-responses") == accumulate(events, "openai-responses")
