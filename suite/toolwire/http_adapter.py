@@ -21,6 +21,8 @@ The config (TOML; paths relative to the current directory)::
     profile = {}                          # the profile values the proxy implements, a value or a list of
                                           # values per key (default: each key's default)
     error_codes = "own"                   # "toolwire" when its refusals carry toolwire's codes
+    model = "gpt-4o"                      # the model the harness's own (response, stream) requests name
+                                          # (default toolwire-model): for a proxy that looks it up
     ready_timeout = 20                    # seconds the command has to accept connections
 
 The harness runs a mock upstream (aiohttp, 127.0.0.1, the upstream dialect's real paths) that records
@@ -514,6 +516,13 @@ class HttpAdapter(Adapter):
             path = path.replace(":generateContent", ":streamGenerateContent") + "?alt=sse"
         return path
 
+    def _minimal_request(self) -> dict[str, Any]:
+        """The smallest request of the client dialect, naming the config's ``model`` (default: toolwire's)."""
+        body = json.loads(json.dumps(MINIMAL_REQUESTS[self.client]))
+        if "model" in body and self.cfg.get("model"):
+            body["model"] = str(self.cfg["model"])
+        return body
+
     def _client_headers(self) -> dict[str, str]:
         headers = {"content-type": "application/json"}
         if self.client == "anthropic":
@@ -610,7 +619,7 @@ class HttpAdapter(Adapter):
         if kind == "response":
             upstream_status = error_status(self.upstream, payload)
             plan = {"json": payload, "status": upstream_status or 200}
-            status, raw, recorded = self._send(plan, MINIMAL_REQUESTS[self.client], False)
+            status, raw, recorded = self._send(plan, self._minimal_request(), False)
             self._check_recorded(recorded, status, raw, False)
             try:
                 body = json.loads(raw)
@@ -684,7 +693,7 @@ class HttpAdapter(Adapter):
         return self._scrub(text)
 
     def _stream_inner(self, events: list[Any], delivery: str) -> Any:
-        body = dict(MINIMAL_REQUESTS[self.client])
+        body = self._minimal_request()
         if self.client != "gemini":
             body["stream"] = True
         if self.client == "openai-chat":

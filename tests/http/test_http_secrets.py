@@ -166,10 +166,11 @@ def test_a_gemini_body_naming_the_paths_model_is_the_same_request() -> None:
     assert without_path_model(other, path) == other
 
 
-def test_an_openai_chat_stream_request_asks_for_usage(tmp_path: Path) -> None:
+def test_an_openai_chat_stream_request_asks_for_usage_and_names_the_configs_model(tmp_path: Path) -> None:
     config = tmp_path / "chat.toml"
     config.write_text(
-        'client_dialect = "openai-chat"\nupstream_dialect = "anthropic"\nurl = "http://127.0.0.1:9"\n',
+        'client_dialect = "openai-chat"\nupstream_dialect = "anthropic"\nurl = "http://127.0.0.1:9"\n'
+        'model = "gpt-4o"\n',
         encoding="utf-8",
     )
     adapter = load_adapter(f"http:{config}")
@@ -185,6 +186,7 @@ def test_an_openai_chat_stream_request_asks_for_usage(tmp_path: Path) -> None:
     finally:
         adapter.close()
     assert sent[0]["stream"] is True and sent[0]["stream_options"] == {"include_usage": True}
+    assert sent[0]["model"] == "gpt-4o"
 
 
 # a server whose worker dies on its first request while its parent process lives on (as a proxy server that
