@@ -11,7 +11,13 @@ REPRO := PYTHONHASHSEED=0
 #: the peer translators `make reports` runs when their library is installed (suite/toolwire/peers/)
 PEERS ?= litellm any-llm aisuite langchain
 
-.PHONY: run reports bench test fuzz lint install install-dev clean
+#: opt-in: `make reports PROXIES=1` also installs and runs the proxies (needs Node.js 20, npm, downloads)
+PROXIES ?=
+#: the proxy recipes `make proxies` runs (integrations/README.md)
+PROXY_RECIPES ?= $(sort $(wildcard integrations/portkey-gateway/*.toml integrations/litellm-proxy/*.toml))
+LITELLM_VENV := integrations/litellm-proxy/.venv
+
+.PHONY: run reports bench test fuzz lint install install-dev clean proxies proxies-install proxies-run
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -51,7 +57,25 @@ reports: $(STAMP_RUN)
 	    echo "make reports: peer:$$peer is not installed (pip install -e '.[peers]'): skipped"; \
 	  fi; \
 	done
+	@if [ -n "$(PROXIES)" ]; then $(MAKE) --no-print-directory proxies-install proxies-run; fi
 	$(BIN)/toolwire report combine reports/*.results.jsonl -o reports --allow-stale
+
+## Opt-in, not part of `make reports` unless PROXIES=1: install the proxies at their pinned versions
+## (integrations/portkey-gateway/package-lock.json, integrations/litellm-proxy/requirements.txt; needs
+## Node.js 20 and npm), run every recipe against the mock upstream (offline) into reports/, then the matrix.
+proxies: proxies-install proxies-run
+	$(BIN)/toolwire report combine reports/*.results.jsonl -o reports --allow-stale
+
+proxies-install: $(STAMP_RUN)
+	cd integrations/portkey-gateway && npm ci --no-audit --no-fund --loglevel=error
+	test -x $(LITELLM_VENV)/bin/python || $(PYTHON) -m venv $(LITELLM_VENV)
+	$(LITELLM_VENV)/bin/python -m pip install --quiet -r integrations/litellm-proxy/requirements.txt
+
+proxies-run: $(STAMP_RUN)
+	@for recipe in $(PROXY_RECIPES); do \
+	  $(REPRO) $(BIN)/toolwire run --adapter http:$$recipe --report reports --reproducible; rc=$$?; \
+	  if [ $$rc -gt 1 ]; then echo "make proxies: $$recipe: toolwire run exited $$rc" >&2; exit $$rc; fi; \
+	done
 
 ## Time the reference against every installed peer (pip extra `peers`), the JSON floor, long streams and the
 ## suite's own wall time; prints the ratios and writes reports/benchmarks.md (bench/run.py --help).

@@ -22,6 +22,7 @@ which gives the same shapes on an idle machine but not a guarantee.
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import struct
 import time
@@ -29,9 +30,14 @@ from typing import Any
 
 from .streams.sse import sse_from_events
 
-__all__ = ["DELIVERIES", "VARIANT_PREFIX", "delivery_writes", "reads_from_network", "wait_until_read"]
+__all__ = [
+    "DELIVERIES", "FRAMINGS", "VARIANT_PREFIX", "delivery_writes", "reads_from_network", "wait_until_read",
+]
 
 DELIVERIES = ("events", "coalesced", "split")
+#: how a stream's events are put on the wire: SSE, or (Gemini's ``streamGenerateContent`` asked without
+#: ``?alt=sse``) the elements of one JSON array, written as they come
+FRAMINGS = ("sse", "json-array")
 #: the variants of a stream check delivered in another shape: ``delivery=coalesced``, ``delivery=split``
 VARIANT_PREFIX = "delivery="
 #: how long the proxy has to read a write before the mock writes the next one anyway (a proxy that stops
@@ -49,9 +55,33 @@ def reads_from_network(adapter: Any) -> bool:
     return callable(getattr(adapter, "translate_stream_delivered", None))
 
 
-def delivery_writes(events: list[dict[str, Any]], delivery: str) -> list[bytes]:
-    """The bytes of each write that delivers ``events`` as SSE in the shape ``delivery``."""
-    framed = [sse_from_events([event]).encode("utf-8") for event in events]
+def _json_array_frames(events: list[dict[str, Any]]) -> list[bytes]:
+    """Each event's part of Gemini's JSON-array stream: ``[`` and the first element, then ``\n,\r\n`` and
+    each next one (pretty-printed, as Google's servers write them), ``\n]`` after the last. That is the
+    shape proxies parse it in: Portkey's gateway splits it on ``\r\n`` and strips ``[``, ``,`` and
+    ``\n]`` (src/utils.ts ``getStreamModeSplitPattern``, src/providers/google/chatComplete.ts
+    ``GoogleChatCompleteStreamChunkTransform``). An event whose data is a string (a malformed chunk) is
+    written as it is."""
+    frames = []
+    for i, event in enumerate(events):
+        data = event.get("data")
+        text = data if isinstance(data, str) else json.dumps(data, indent=2, ensure_ascii=False)
+        frames.append((("[" if i == 0 else "\n,\r\n") + text).encode("utf-8"))
+    if not frames:
+        return [b"[]"]
+    frames[-1] += b"\n]"
+    return frames
+
+
+def delivery_writes(events: list[dict[str, Any]], delivery: str, framing: str = "sse") -> list[bytes]:
+    """The bytes of each write that delivers ``events`` in the shape ``delivery``, as SSE or (``framing``
+    ``json-array``) as the elements of one JSON array."""
+    if framing == "json-array":
+        framed = _json_array_frames(events)
+    elif framing == "sse":
+        framed = [sse_from_events([event]).encode("utf-8") for event in events]
+    else:
+        raise ValueError(f"unknown framing {framing!r}: one of {', '.join(FRAMINGS)}")
     if delivery == "events":
         return framed
     if delivery == "coalesced":

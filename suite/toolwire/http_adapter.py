@@ -14,11 +14,15 @@ The config (TOML; paths relative to the current directory)::
     # url = "http://127.0.0.1:8080"
     # mock_port = 18080                   # default 0: any free port (only useful with `command`)
     client_endpoint = "/v1/messages"      # default: the client dialect's real path
-    headers = {"anthropic-version" = "2023-06-01"}   # extra headers on every client request
+    headers = {"anthropic-version" = "2023-06-01"}   # extra headers on every client request ({port},
+                                          # {upstream_url} and {config_dir} substituted in the values)
     api_key = "sk-test"                   # sent in the client dialect's key header (default: a random one)
+    secrets = ["sk-upstream"]             # other keys the proxy holds (its own config's): never written
     profile = {}                          # the profile values the proxy implements, a value or a list of
                                           # values per key (default: each key's default)
     error_codes = "own"                   # "toolwire" when its refusals carry toolwire's codes
+    model = "gpt-4o"                      # the model the harness's own (response, stream) requests name
+                                          # (default toolwire-model): for a proxy that looks it up
     ready_timeout = 20                    # seconds the command has to accept connections
 
 The harness runs a mock upstream (aiohttp, 127.0.0.1, the upstream dialect's real paths) that records
@@ -33,8 +37,9 @@ kinds, for this pair only:
   case's payload (an error body with the provider's status: ``toolwire.http_errors``); the output is the
   proxy's response body. The upstream's error forwarded as an error answer is the refusal
   ``response.invalid``.
-- ``stream`` upstream → client: the same with a streaming request and the case's events as SSE; the output
-  is the events of the proxy's SSE.
+- ``stream`` upstream → client: the same with a streaming request (an OpenAI Chat one asks for usage,
+  ``stream_options.include_usage``) and the case's events as SSE; the output is the events of the proxy's
+  SSE.
 
 A proxy refuses the client's input by answering a 4xx status with an error body in a provider's error
 shape (an upstream's reply it cannot use, also with a 5xx status, as a gateway answers 502): a refusal
@@ -43,7 +48,9 @@ shape (an upstream's reply it cannot use, also with a 5xx status, as a gateway a
 the JSON Pointer in ``param``) or, Gemini style, in an ``ErrorInfo`` detail's ``reason``
 (``metadata.path``), also mid-stream in a last error event. Any other error answer (a 5xx to the client's
 own input, a body that is no error) is a crash (``errored``), with the status and body. The API key is
-never written to results: it is replaced by ``[redacted]`` wherever it would appear.
+never written to results: it is replaced by ``[redacted]`` wherever it would appear, and so are the
+``secrets`` and every key the proxy sent the mock upstream (its credential headers, Gemini's ``key``
+query parameter), in outputs, refusal messages and the proxy's log shown with an errored check.
 """
 
 from __future__ import annotations
@@ -71,7 +78,7 @@ from .http_errors import error_status
 from .protocol import TranslationRefusal
 from .streams.sse import events_from_sse
 
-__all__ = ["HttpAdapter", "LoopThread", "MockUpstream", "load_config"]
+__all__ = ["HttpAdapter", "LoopThread", "MockUpstream", "load_config", "upstream_keys", "without_path_model"]
 
 MODEL = "toolwire-model"
 
@@ -99,6 +106,33 @@ def minimal_response(dialect: str) -> Any:
 def minimal_stream(dialect: str) -> list[dict[str, Any]]:
     """A small valid stream of ``dialect`` (the descriptor's ``minimal_reply``)."""
     return _minimal_reply(dialect)["stream"]
+
+
+#: the headers a provider reads its key from (``authorization`` as ``Bearer <key>``)
+KEY_HEADERS = ("authorization", "x-api-key", "x-goog-api-key", "api-key")
+#: shorter strings are not scrubbed: replacing them would garble outputs without hiding a real key
+MIN_SECRET = 6
+
+
+def upstream_keys(headers: dict[str, str], query: dict[str, str]) -> set[str]:
+    """The keys a request to the mock upstream carries (credential headers, Gemini's ``?key=``)."""
+    found = {headers[h] for h in KEY_HEADERS if headers.get(h)}
+    found |= {v.split(None, 1)[1] for v in list(found) if v.lower().startswith("bearer ") and " " in v}
+    if query.get("key"):
+        found.add(query["key"])
+    return {k.strip() for k in found if len(k.strip()) >= MIN_SECRET}
+
+
+def without_path_model(body: Any, path: str) -> Any:
+    """A Gemini request body without a ``model`` member that names the model its path names: the same field
+    (GenerateContentRequest's ``model``, which the REST path ``/v1beta/{model=models/*}:generateContent``
+    binds), sent twice by some proxies (Portkey's gateway), not something a translation added."""
+    if not isinstance(body, dict) or not isinstance(body.get("model"), str):
+        return body
+    named = path.rsplit("/", 1)[-1].split(":", 1)[0]
+    if body["model"] in (named, f"models/{named}"):
+        return {k: v for k, v in body.items() if k != "model"}
+    return body
 
 
 def _error_codes() -> frozenset[str]:
@@ -189,9 +223,10 @@ class MockUpstream:
     """A fake provider for ``dialect`` on 127.0.0.1: records each request, answers per :attr:`plan`.
 
     ``plan``: ``{"status", "json"}`` (a JSON body), ``{"events": [...], "delivery"?: str, "hold"?:
-    threading.Event}`` (SSE, in the writes of :func:`toolwire.delivery.delivery_writes`, each read by the
-    proxy before the next; with ``hold``, the last write waits until it is set), or ``None`` (a minimal
-    valid response, or stream when the request asks for one).
+    threading.Event}`` (SSE, or one JSON array for Gemini asked without ``?alt=sse``, in the writes of
+    :func:`toolwire.delivery.delivery_writes`, each read by the proxy before the next; with ``hold``, the
+    last write waits until it is set), or ``None`` (a minimal valid response, or stream when the request
+    asks for one).
     """
 
     def __init__(self, dialect: str, loop: LoopThread, port: int = 0) -> None:
@@ -200,6 +235,8 @@ class MockUpstream:
         self.port = port
         self.plan: dict[str, Any] | None = None
         self.requests: list[dict[str, Any]] = []
+        #: every key a proxy sent this upstream (kept across resets: the adapter never writes them)
+        self.keys: set[str] = set()
         self._runner: Any = None
 
     @property
@@ -235,14 +272,12 @@ class MockUpstream:
         await site.start()
         self.port = site._server.sockets[0].getsockname()[1]
 
-    def _problem(self, method: str, path: str, query: dict[str, str], stream: bool) -> str | None:
+    def _problem(self, method: str, path: str) -> str | None:
         if method != "POST":
             return f"the proxy sent {method} {path} to the upstream; a POST was expected"
         if not is_dialect_path(self.dialect, path):
             want = expected_path(self.dialect)
             return f"the proxy sent POST {path} to the {self.dialect} upstream; expected {want}"
-        if self.dialect == "gemini" and stream and query.get("alt") != "sse":
-            return "the proxy asked the gemini upstream for a stream without ?alt=sse"
         return None
 
     async def _handle(self, request: Any) -> Any:
@@ -257,6 +292,7 @@ class MockUpstream:
         else:
             stream = isinstance(body, dict) and body.get("stream") is True
         query = dict(request.query)
+        self.keys |= upstream_keys({k.lower(): v for k, v in request.headers.items()}, query)
         record = {
             "method": request.method,
             "path": request.path,
@@ -265,7 +301,7 @@ class MockUpstream:
             "body": body,
             "raw": None if body is not None else raw.decode("utf-8", "replace")[:2000],
             "stream": stream,
-            "problem": self._problem(request.method, request.path, query, stream),
+            "problem": self._problem(request.method, request.path),
         }
         self.requests.append(record)
         if record["problem"]:
@@ -276,13 +312,18 @@ class MockUpstream:
             plan = minimal or {"json": minimal_response(self.dialect)}
         if "events" not in plan:
             return web.json_response(plan.get("json"), status=int(plan.get("status", 200)))
+        # Gemini without ?alt=sse streams one JSON array (what Google's servers answer), else SSE
+        framing = "json-array" if self.dialect == "gemini" and query.get("alt") != "sse" else "sse"
         resp = web.StreamResponse(
             status=int(plan.get("status", 200)),
-            headers={"content-type": "text/event-stream", "cache-control": "no-cache"},
+            headers={
+                "content-type": "application/json" if framing == "json-array" else "text/event-stream",
+                "cache-control": "no-cache",
+            },
         )
         resp.enable_chunked_encoding()
         await resp.prepare(request)
-        writes = delivery_writes(list(plan["events"]), str(plan.get("delivery", "events")))
+        writes = delivery_writes(list(plan["events"]), str(plan.get("delivery", "events")), framing)
         hold = plan.get("hold")
         for i, data in enumerate(writes):
             if hold is not None and i == len(writes) - 1:
@@ -343,6 +384,10 @@ class HttpAdapter(Adapter):
         self.client = cfg["client_dialect"]
         self.upstream = cfg["upstream_dialect"]
         self.api_key = str(cfg.get("api_key") or "tw-key-" + secrets.token_hex(12))
+        listed = cfg.get("secrets") or []
+        if not isinstance(listed, list) or not all(isinstance(x, str) for x in listed):
+            raise AdapterError(f"http:{path}: `secrets` must be a list of strings")
+        self.secrets = [x for x in listed if len(x) >= MIN_SECRET]
         self.codes = _error_codes()
         self.proc: subprocess.Popen[bytes] | None = None
         self._log: Any = None
@@ -471,6 +516,13 @@ class HttpAdapter(Adapter):
             path = path.replace(":generateContent", ":streamGenerateContent") + "?alt=sse"
         return path
 
+    def _minimal_request(self) -> dict[str, Any]:
+        """The smallest request of the client dialect, naming the config's ``model`` (default: toolwire's)."""
+        body = json.loads(json.dumps(MINIMAL_REQUESTS[self.client]))
+        if "model" in body and self.cfg.get("model"):
+            body["model"] = str(self.cfg["model"])
+        return body
+
     def _client_headers(self) -> dict[str, str]:
         headers = {"content-type": "application/json"}
         if self.client == "anthropic":
@@ -479,7 +531,7 @@ class HttpAdapter(Adapter):
             headers["x-goog-api-key"] = self.api_key
         else:
             headers["authorization"] = f"Bearer {self.api_key}"
-        headers.update({str(k): str(v) for k, v in (self.cfg.get("headers") or {}).items()})
+        headers.update({str(k): self._subst(str(v)) for k, v in (self.cfg.get("headers") or {}).items()})
         return headers
 
     async def _exchange(self, body: Any, stream: bool) -> tuple[int, bytes]:
@@ -492,12 +544,26 @@ class HttpAdapter(Adapter):
         async with self.session.post(url, data=data, headers=self._client_headers()) as resp:
             return resp.status, await resp.read()
 
+    def _keys(self) -> list[str]:
+        """Every key never to be written: the client's, the config's ``secrets``, those the mock saw (the
+        longest first, so that a key containing another is replaced whole)."""
+        keys = {self.api_key, *self.secrets, *self.mock.keys}
+        return sorted(keys, key=lambda k: (-len(k), k))
+
     def _scrub(self, text: str) -> str:
-        return text.replace(self.api_key, "[redacted]")
+        for key in self._keys():
+            text = text.replace(key, "[redacted]")
+        return text
 
     def _clean(self, value: Any) -> Any:
         text = json.dumps(value, ensure_ascii=False)
-        return json.loads(self._scrub(text)) if self.api_key in text else value
+        scrubbed = self._scrub(text)
+        return json.loads(scrubbed) if scrubbed != text else value
+
+    def _clean_refusal(self, exc: TranslationRefusal) -> TranslationRefusal:
+        """``exc`` with the keys taken out of its message (a proxy's error may quote a key)."""
+        message = self._scrub(exc.message)
+        return exc if message == exc.message else TranslationRefusal(exc.code, message, exc.path)
 
     def _send(self, plan: dict[str, Any] | None, body: Any, stream: bool) -> tuple[int, bytes, Any]:
         self._ensure_proxy()
@@ -528,10 +594,12 @@ class HttpAdapter(Adapter):
         mark = self._log_size()
         try:
             return self._clean(self._call_inner(kind, payload))
-        except (TranslationRefusal, AdapterError):
+        except TranslationRefusal as exc:
+            raise self._clean_refusal(exc) from None
+        except AdapterError:
             raise
         except Exception as exc:
-            raise RuntimeError(self._crash_text(exc, mark)) from None
+            raise RuntimeError(self._crash_text(exc, mark) + self._recover(exc)) from None
 
     def _call_inner(self, kind: str, payload: Any) -> Any:
         if kind == "request":
@@ -545,11 +613,13 @@ class HttpAdapter(Adapter):
                 raise RuntimeError(f"the proxy sent the upstream a body that is not JSON: {recorded['raw']}")
             if self.client == "gemini" and isinstance(body, dict) and body.get("model") == MODEL:
                 body = {k: v for k, v in body.items() if k != "model"}  # the model the URL named
+            if self.upstream == "gemini":
+                body = without_path_model(body, recorded["path"])
             return body
         if kind == "response":
             upstream_status = error_status(self.upstream, payload)
             plan = {"json": payload, "status": upstream_status or 200}
-            status, raw, recorded = self._send(plan, MINIMAL_REQUESTS[self.client], False)
+            status, raw, recorded = self._send(plan, self._minimal_request(), False)
             self._check_recorded(recorded, status, raw, False)
             try:
                 body = json.loads(raw)
@@ -583,10 +653,26 @@ class HttpAdapter(Adapter):
         mark = self._log_size()
         try:
             return self._clean(self._stream_inner(events, delivery))
-        except (TranslationRefusal, AdapterError):
+        except TranslationRefusal as exc:
+            raise self._clean_refusal(exc) from None
+        except AdapterError:
             raise
         except Exception as exc:
-            raise RuntimeError(self._crash_text(exc, mark)) from None
+            raise RuntimeError(self._crash_text(exc, mark) + self._recover(exc)) from None
+
+    def _recover(self, exc: Exception) -> str:
+        """After the connection to a proxy started here failed (refused, dropped): restart the proxy if it no
+        longer accepts connections though its process lives on (a server whose worker died), so that one
+        crash errors one check, not every later one. Returns what to add to the check's message."""
+        from aiohttp import ClientConnectionError
+
+        if not isinstance(exc, ClientConnectionError) or not self.cfg.get("command") or self.proc is None:
+            return ""
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=1):
+            return ""
+        self._stop_proxy()
+        self._start_proxy()
+        return "\nthe proxy no longer accepted connections though its process was running: restarted"
 
     def _log_size(self) -> int:
         """How much the proxy has logged so far (where this check's part of its log starts)."""
@@ -607,9 +693,13 @@ class HttpAdapter(Adapter):
         return self._scrub(text)
 
     def _stream_inner(self, events: list[Any], delivery: str) -> Any:
-        body = dict(MINIMAL_REQUESTS[self.client])
+        body = self._minimal_request()
         if self.client != "gemini":
             body["stream"] = True
+        if self.client == "openai-chat":
+            # the usage a case's stream carries is asked for, as a client that wants it does: OpenAI sends
+            # none without it, and a proxy that follows OpenAI (LiteLLM's) would otherwise fail for that
+            body["stream_options"] = {"include_usage": True}
         status, raw, recorded = self._send({"events": events, "delivery": delivery}, body, True)
         self._check_recorded(recorded, status, raw, True)
         if status >= 300:

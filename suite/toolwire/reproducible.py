@@ -33,6 +33,12 @@ _UUID = re.compile(
 _HEX = re.compile(
     r"(?:(?<![0-9A-Za-z])|(?<=_))(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{20,}(?![0-9A-Za-z])"
 )
+#: an id drawn at random or encrypted with a random nonce, in base64url after a provider's id prefix
+#: (LiteLLM's proxy answers ``resp_<60+ such characters>``): 40 or more, with upper and lower case and digits
+_TOKEN = re.compile(
+    r"\b((?:resp|msg|call|fc|rs|toolu|chatcmpl)[_-])(?=[A-Za-z0-9_-]*[A-Z])(?=[A-Za-z0-9_-]*[a-z])"
+    r"(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9_-]{40,}"
+)
 #: integers that may be the clock (Unix seconds, or milliseconds), with an optional fraction
 _CLOCK = re.compile(r"(?<![0-9A-Za-z.])(\d{10}|\d{13})(\.\d+)?(?![0-9A-Za-z])")
 _DAY = 86400
@@ -85,13 +91,15 @@ def _prefixes() -> list[tuple[str, str]]:
 
 def scrub(text: str, clock: tuple[float, float] | None = None) -> str:
     """``text`` without what differs from run to run: absolute paths of this machine, memory addresses,
-    random identifiers (UUIDs → ``<uuid>``, 20+ hex digits → ``<hex>``) and, when ``clock`` (the run's
+    random identifiers (UUIDs → ``<uuid>``, 20+ hex digits → ``<hex>``, 40+ base64url characters after an
+    id prefix such as ``resp_`` → ``<token>``) and, when ``clock`` (the run's
     first and last second) is given, Unix timestamps within a day of the run (→ ``<time>``)."""
     for prefix, label in _prefixes():
         text = text.replace(prefix, label)
     text = _ADDRESS.sub("0x<addr>", text)
     text = _UUID.sub("<uuid>", text)
     text = _HEX.sub("<hex>", text)
+    text = _TOKEN.sub(r"\1<token>", text)
     if clock is not None:
         low, high = clock[0] - _DAY, clock[1] + _DAY
         # distinct clock readings (as written) in one text stay distinct (`<time>`, `<time#2>`, …): "id
@@ -111,7 +119,7 @@ def scrub(text: str, clock: tuple[float, float] | None = None) -> str:
     return _settle_truncations(text)
 
 
-_PLACEHOLDER = re.compile(r"<(?:uuid|hex|time(?:#\d+)?|prefix|python)>|0x<addr>")
+_PLACEHOLDER = re.compile(r"<(?:uuid|hex|token|time(?:#\d+)?|prefix|python)>|0x<addr>")
 
 
 def _settle_truncations(text: str) -> str:

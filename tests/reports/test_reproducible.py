@@ -106,3 +106,15 @@ def test_scrub_settles_text_cut_after_a_placeholder():
     b = scrub("{'created': 1795323876.12345, 'model': 'gemini-2.5-fl…\nnext line", clock)
     assert a == b == "{'created': <time>…\nnext line"
     assert scrub("plain text cut at a fixed length…") == "plain text cut at a fixed length…"
+
+
+def test_scrub_replaces_a_long_random_token_after_an_id_prefix() -> None:
+    from toolwire.reproducible import scrub
+
+    # LiteLLM's proxy encrypts its Responses ids with a random nonce: two runs give two ids
+    got = 'got "resp_vg00m4g81uj5A4xEKP2qXxbu4ZTmXoUhdexw8Sy3dhwUGVJ6CDy5nFHsvis-913JNElDeeii3Ew"'
+    assert scrub(got) == 'got "resp_<token>"'
+    # a provider's ordinary id (shorter) and text without an id prefix are kept
+    assert scrub('"msg_016ZQ7FNypND5WzmJJ8stJRh"') == '"msg_016ZQ7FNypND5WzmJJ8stJRh"'
+    long_word = "Ab1" * 20
+    assert scrub(long_word) == long_word

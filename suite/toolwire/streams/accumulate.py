@@ -487,6 +487,10 @@ class OpenAIResponsesAccumulator(Accumulator):
         self.streamed: set[tuple[Any, ...]] = set()
 
     def on_data(self, data: Any) -> list[Fragment] | None:
+        if data == DONE:
+            # not a Responses event (the grammar reports it): OpenAI's SDK stops reading there, as in any
+            # stream (openai/_streaming.py), so what a client accumulates is unchanged
+            return None
         kind = data.get("type")
         if kind == "error":
             self.error = {k: v for k, v in data.items() if k not in ("type", "sequence_number")}

@@ -1,0 +1,234 @@
+"""The ``http:`` adapter never writes a key: not the client's, not the ``secrets`` of its config, not one the
+proxy sent the mock upstream, wherever a proxy echoes it (an error message, a refusal at the end of a stream);
+header values of a recipe take the mock's URL; the mock answers Gemini streams asked without ``?alt=sse`` as
+one JSON array, as Google's servers do."""
+
+from __future__ import annotations
+
+import json
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("aiohttp")
+
+from toolwire.adapters import load_adapter  # noqa: E402
+from toolwire.delivery import delivery_writes  # noqa: E402
+from toolwire.http_adapter import LoopThread, MockUpstream, upstream_keys, without_path_model  # noqa: E402
+
+CLIENT_KEY = "sk-client-DO-NOT-LEAK-1111"
+UPSTREAM_KEY = "sk-upstream-DO-NOT-LEAK-2222"
+LISTED = "sk-listed-DO-NOT-LEAK-3333"
+
+# a proxy that calls its upstream with its own key, then quotes every key it holds in its answer: an error
+# body for a plain request, a last error event with a toolwire code for a streaming one
+LEAKY_PROXY = f"""
+import json, sys, urllib.request
+from http.server import BaseHTTPRequestHandler, HTTPServer
+UPSTREAM = sys.argv[2]
+class H(BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers.get('content-length') or 0)))
+        headers = {{'x-api-key': {UPSTREAM_KEY!r}, 'content-type': 'application/json'}}
+        data = json.dumps(body).encode()
+        req = urllib.request.Request(UPSTREAM + '/v1/messages', data=data, headers=headers)
+        urllib.request.urlopen(req).read()
+        told = 'keys: ' + self.headers.get('authorization', '') + ' {UPSTREAM_KEY} {LISTED}'
+        if body.get('stream'):
+            event = {{'error': {{'code': 'payload.invalid', 'message': told}}}}
+            out, status, ctype = ('data: ' + json.dumps(event) + '\\n\\n').encode(), 200, 'text/event-stream'
+        else:
+            out = json.dumps({{'error': {{'type': 'invalid_request_error', 'message': told}}}}).encode()
+            status, ctype = 400, 'application/json'
+        self.send_response(status)
+        self.send_header('content-type', ctype)
+        self.send_header('content-length', str(len(out)))
+        self.end_headers()
+        self.wfile.write(out)
+    def log_message(self, *args):
+        pass
+HTTPServer(('127.0.0.1', int(sys.argv[1])), H).serve_forever()
+"""
+
+
+def test_upstream_keys_reads_every_credential_header_and_the_gemini_query() -> None:
+    headers = {"authorization": "Bearer sk-bearer-123456", "x-api-key": "sk-anthropic-1", "content-type": "x"}
+    assert upstream_keys(headers, {"key": "AIza-gemini-key"}) == {
+        "Bearer sk-bearer-123456", "sk-bearer-123456", "sk-anthropic-1", "AIza-gemini-key"}
+    assert upstream_keys({"x-api-key": "abc"}, {}) == set()  # too short to scrub without garbling outputs
+
+
+def test_no_key_a_proxy_echoes_reaches_an_answer(tmp_path: Path) -> None:
+    proxy = tmp_path / "leaky_proxy.py"
+    proxy.write_text(LEAKY_PROXY, encoding="utf-8")
+    config = tmp_path / "leaky.toml"
+    config.write_text(
+        'client_dialect = "openai-chat"\nupstream_dialect = "anthropic"\n'
+        f'api_key = "{CLIENT_KEY}"\nsecrets = ["{LISTED}"]\nready_timeout = 30\n'
+        f"command = {json.dumps([sys.executable, str(proxy), '{port}', '{upstream_url}'])}\n",
+        encoding="utf-8",
+    )
+    adapter = load_adapter(f"http:{config}")
+    try:
+        reply = {"id": "msg_1", "type": "message", "role": "assistant", "model": "m", "content": [],
+                 "stop_reason": "end_turn", "stop_sequence": None,
+                 "usage": {"input_tokens": 1, "output_tokens": 1}}
+        refused = adapter.translate("response", "anthropic", "openai-chat", reply, {})
+        events = [{"event": "message_stop", "data": {"type": "message_stop"}}]
+        streamed = adapter.translate_stream("anthropic", "openai-chat", events, {})
+    finally:
+        adapter.close()
+    assert refused.status == "error" and streamed.status == "error", (refused, streamed)
+    assert streamed.error["code"] == "payload.invalid"
+    for answer in (refused, streamed):
+        text = json.dumps(answer.error)
+        assert "keys: Bearer [redacted] [redacted] [redacted]" in text, text
+        for key in (CLIENT_KEY, UPSTREAM_KEY, LISTED):
+            assert key not in text
+
+
+def test_secrets_must_be_a_list_of_strings(tmp_path: Path) -> None:
+    config = tmp_path / "bad.toml"
+    config.write_text(
+        'client_dialect = "anthropic"\nupstream_dialect = "openai-chat"\nurl = "http://127.0.0.1:9"\n'
+        'secrets = "sk-one"\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(Exception, match="`secrets` must be a list of strings"):
+        load_adapter(f"http:{config}")
+
+
+def test_header_values_take_the_mock_url(tmp_path: Path) -> None:
+    config = tmp_path / "gateway.toml"
+    config.write_text(
+        'client_dialect = "openai-chat"\nupstream_dialect = "anthropic"\nurl = "http://127.0.0.1:9"\n'
+        '[headers]\nx-custom-host = "{upstream_url}/v1"\n',
+        encoding="utf-8",
+    )
+    adapter = load_adapter(f"http:{config}")
+    try:
+        assert adapter._client_headers()["x-custom-host"] == adapter.mock.url + "/v1"
+    finally:
+        adapter.close()
+
+
+def test_json_array_delivery_is_one_array_cut_where_google_cuts_it() -> None:
+    events = [{"data": {"candidates": [{"index": 0}]}}, {"data": {"usageMetadata": {"totalTokenCount": 2}}}]
+    writes = delivery_writes(events, "events", "json-array")
+    assert len(writes) == 2
+    whole = b"".join(writes)
+    assert json.loads(whole) == [e["data"] for e in events]
+    # elements are separated by "\n,\r\n" and the array closes with "\n]" (what proxies split on)
+    assert whole.startswith(b"[{") and b"\n,\r\n{" in whole and whole.endswith(b"}\n]")
+    assert b"".join(delivery_writes(events, "split", "json-array")) == whole
+    assert delivery_writes(events, "coalesced", "json-array") == [whole]
+    assert delivery_writes([], "events", "json-array") == [b"[]"]
+    with pytest.raises(ValueError, match="unknown framing"):
+        delivery_writes(events, "events", "ndjson")
+
+
+def test_the_gemini_mock_streams_a_json_array_without_alt_sse() -> None:
+    loop = LoopThread()
+    mock = MockUpstream("gemini", loop).start()
+    try:
+        events = [{"data": {"candidates": [{"content": {"role": "model", "parts": [{"text": "ok"}]}}]}}]
+        path = "/v1beta/models/m:streamGenerateContent"
+        body = json.dumps({"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}).encode()
+        for query, ctype, expect in (
+            ("", "application/json", json.dumps([events[0]["data"]], indent=2)),
+            ("?alt=sse", "text/event-stream", "data: "),
+        ):
+            mock.reset({"events": events})
+            req = urllib.request.Request(mock.url + path + query, data=body,
+                                         headers={"content-type": "application/json"})
+            with urllib.request.urlopen(req, timeout=20) as resp:
+                assert resp.headers["content-type"].startswith(ctype)
+                text = resp.read().decode()
+            assert mock.recorded["problem"] is None and mock.recorded["stream"] is True
+            if query:
+                assert text.startswith(expect)
+            else:
+                assert json.loads(text) == json.loads(expect)
+    finally:
+        mock.stop()
+        loop.stop()
+
+
+def test_a_gemini_body_naming_the_paths_model_is_the_same_request() -> None:
+    path = "/v1beta/models/gpt-4o:streamGenerateContent"
+    body = {"model": "gpt-4o", "contents": []}
+    assert without_path_model(body, path) == {"contents": []}
+    assert without_path_model({"model": "models/gpt-4o", "contents": []}, path) == {"contents": []}
+    # another model than the path's is kept: the check then shows it
+    other = {"model": "gemini-pro", "contents": []}
+    assert without_path_model(other, path) == other
+
+
+def test_an_openai_chat_stream_request_asks_for_usage_and_names_the_configs_model(tmp_path: Path) -> None:
+    config = tmp_path / "chat.toml"
+    config.write_text(
+        'client_dialect = "openai-chat"\nupstream_dialect = "anthropic"\nurl = "http://127.0.0.1:9"\n'
+        'model = "gpt-4o"\n',
+        encoding="utf-8",
+    )
+    adapter = load_adapter(f"http:{config}")
+    sent: list[dict] = []
+
+    def fake_send(plan: object, body: dict, stream: bool) -> tuple[int, bytes, dict]:
+        sent.append(body)
+        return 200, b"data: [DONE]\n\n", {"problem": None, "stream": True}
+
+    try:
+        adapter._send = fake_send  # type: ignore[method-assign]
+        adapter._stream_inner([], "events")
+    finally:
+        adapter.close()
+    assert sent[0]["stream"] is True and sent[0]["stream_options"] == {"include_usage": True}
+    assert sent[0]["model"] == "gpt-4o"
+
+
+# a server whose worker dies on its first request while its parent process lives on (as a proxy server that
+# runs its app in a worker process may)
+DYING_WORKER = """
+import socket, subprocess, sys, time
+if sys.argv[1] == "worker":
+    srv = socket.create_server(("127.0.0.1", int(sys.argv[2])))
+    conn, _ = srv.accept()
+    conn.recv(65536)
+    conn.close()
+    sys.exit(0)
+subprocess.Popen([sys.executable, __file__, "worker", sys.argv[1]])
+time.sleep(3600)
+"""
+
+
+def test_a_proxy_that_stops_accepting_connections_is_restarted(tmp_path: Path) -> None:
+    script = tmp_path / "dying.py"
+    script.write_text(DYING_WORKER, encoding="utf-8")
+    config = tmp_path / "dying.toml"
+    config.write_text(
+        'client_dialect = "openai-chat"\nupstream_dialect = "anthropic"\nready_timeout = 30\n'
+        f"command = {json.dumps([sys.executable, str(script), '{port}'])}\n",
+        encoding="utf-8",
+    )
+    adapter = load_adapter(f"http:{config}")
+    request = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+    try:
+        first = adapter.translate("request", "openai-chat", "anthropic", request, {})
+        second = adapter.translate("request", "openai-chat", "anthropic", request, {})
+    finally:
+        adapter.close()
+    assert first.status == "crash" and "restarted" in first.crash, first
+    # the next check reaches a fresh server (whose worker drops it again), not a closed port
+    assert second.status == "crash" and "Cannot connect" not in second.crash, second
+
+
+def test_a_done_after_a_responses_stream_changes_nothing_a_client_accumulates() -> None:
+    from toolwire.descriptors import descriptor
+    from toolwire.streams.accumulate import accumulate
+
+    events = descriptor("openai-responses")["minimal_reply"]["stream"]
+    done = [{"data": "[DONE]"}]
+    assert accumulate(events + done, "openai-responses") == accumulate(events, "openai-responses")
