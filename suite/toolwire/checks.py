@@ -12,7 +12,7 @@ from . import equivalence, fresh_ids, matchers, wire
 from .adapters import Adapter, Answer, describe_crash
 from .capabilities import speaks_toolwire_codes
 from .corpus import Check, resolve_profile
-from .lifting import LIFTABLE, lift_request, lower_answer
+from .lifting import LIFTABLE, lift_request, lower_answer, refused_at_added_tools
 from .matchers import compare, format_diff, records
 
 __all__ = [
@@ -429,6 +429,7 @@ def run_check(
         if lifted(check, adapter.capabilities):
             request = lift_request(check)
             answer = adapter.translate("request", check.source, check.target, request, profile)
+            codes = codes and not refused_at_added_tools(check, answer)
             result = judge(check, lower_answer(check, answer), codes=codes)
             result.unit = "request"
             return result

@@ -16,7 +16,14 @@ from .adapters import Answer
 from .corpus import Check
 from .projection import merge, project_tools, substitute
 
-__all__ = ["LIFTABLE", "custom_names", "lift_request", "lower_answer", "referenced_names"]
+__all__ = [
+    "LIFTABLE",
+    "custom_names",
+    "lift_request",
+    "lower_answer",
+    "referenced_names",
+    "refused_at_added_tools",
+]
 
 #: the kinds a request carries whole
 LIFTABLE = frozenset({"tools", "tool_choice"})
@@ -100,6 +107,17 @@ def lift_request(check: Check) -> dict[str, Any]:
         tools = list(tools or []) + spelled
     request = merge(lift["request"], {lift["tools_member"]: tools})
     return merge(request, payload) if isinstance(payload, dict) else {**request, "tool_choice": payload}
+
+
+def refused_at_added_tools(check: Check, answer: Answer) -> bool:
+    """Whether a lifted tool-choice check was refused at the tools the harness added to its request (a
+    custom tool the choice names, say, which the target cannot take): a refusal of the same input, but
+    at a part the case does not spell, so its code and path are not the case's to compare."""
+    if check.kind != "tool_choice" or answer.status != "error":
+        return False
+    prefix = "/" + _lift(check, check.source)["tools_member"]
+    path = (answer.error or {}).get("path")
+    return isinstance(path, str) and (path == prefix or path.startswith(prefix + "/"))
 
 
 def lower_answer(check: Check, answer: Answer) -> Answer:
