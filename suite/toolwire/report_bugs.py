@@ -28,7 +28,6 @@ in the same order (most checks first, then by signature).
 """
 from __future__ import annotations
 
-import ast
 import difflib
 import json
 import re
@@ -37,6 +36,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .report_legacy import key_of as _key
 from .report_legacy import legacy_differences
 from .scoring import FAILING, LEVELS
 
@@ -258,14 +258,6 @@ def _wire_message(message: str) -> str:
         # the offending value came first and the message was cut short: keep its type only
         return f"{_instance_type(message)} is invalid"
     return _clip(_without_ids(message), 160)
-
-
-def _key(text: str) -> str:
-    try:
-        value = ast.literal_eval(text)
-    except (ValueError, SyntaxError):
-        return text.strip("'\"")
-    return str(value)
 
 
 # -- what one difference says ------------------------------------------------------------------------------

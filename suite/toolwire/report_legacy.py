@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["legacy_differences"]
+__all__ = ["key_of", "legacy_differences"]
 
 _JSON_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")
 _K = r"('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")"
@@ -54,7 +54,8 @@ _LINE = re.compile(r"^ *(\(root\)|/[^:]*?): (.*)$", re.S)
 _IN_JSON = re.compile(r"^in the JSON text, at (\(root\)|/\S*): (.*)$", re.S)
 
 
-def _key(text: str) -> str:
+def key_of(text: str) -> str:
+    """A member name as a sentence of format 1 quoted it (a Python repr, or bare)."""
     try:
         value = ast.literal_eval(text)
     except (ValueError, SyntaxError):
@@ -98,13 +99,13 @@ def _record(pointer: str, message: str) -> dict[str, Any]:
         rec["kind"] = kind
         if kind in ("missing-key", "unexpected-key"):
             where = rec.get("in_json", pointer)
-            rec["key"] = _key(m.group(1)) if m.groups() and m.group(1) else where.rsplit("/", 1)[-1]
+            rec["key"] = key_of(m.group(1)) if m.groups() and m.group(1) else where.rsplit("/", 1)[-1]
         if kind == "type":
             rec["expected_type"], rec["got_type"] = groups["etype"], groups["gtype"]
         if kind == "moved":
             rec["from"] = int(groups["from"])
         elif kind == "id-prefix":
-            rec["expected"] = json.dumps(_key(groups["exp"]), ensure_ascii=False)  # format 1 wrote a repr
+            rec["expected"] = json.dumps(key_of(groups["exp"]), ensure_ascii=False)  # format 1 wrote a repr
         elif "exp" in groups:
             rec["expected"] = groups["exp"]
         if "got" in groups:
