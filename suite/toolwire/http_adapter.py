@@ -668,7 +668,13 @@ class HttpAdapter(Adapter):
 
         if not isinstance(exc, ClientConnectionError) or not self.cfg.get("command") or self.proc is None:
             return ""
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=1):
+        for _ in range(3):  # a server on its way down may still accept for a moment
+            time.sleep(0.1)
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+            except OSError:
+                break
+        else:
             return ""
         self._stop_proxy()
         self._start_proxy()

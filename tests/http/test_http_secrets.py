@@ -192,13 +192,14 @@ def test_an_openai_chat_stream_request_asks_for_usage_and_names_the_configs_mode
 # a server whose worker dies on its first request while its parent process lives on (as a proxy server that
 # runs its app in a worker process may)
 DYING_WORKER = """
-import socket, subprocess, sys, time
+import os, socket, subprocess, sys, time
 if sys.argv[1] == "worker":
     srv = socket.create_server(("127.0.0.1", int(sys.argv[2])))
-    conn, _ = srv.accept()
-    conn.recv(65536)
-    conn.close()
-    sys.exit(0)
+    while True:  # a readiness probe sends nothing: only a request kills the worker
+        conn, _ = srv.accept()
+        if conn.recv(65536):
+            os._exit(0)  # the listening socket goes with the connection: no probe can slip in between
+        conn.close()
 subprocess.Popen([sys.executable, __file__, "worker", sys.argv[1]])
 time.sleep(3600)
 """
