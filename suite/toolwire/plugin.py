@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from .runner import Run, explain, markers
+from .runner import Run, explain, markers, selection_of
 from .testing import ToolwireSuite
 
 __all__ = ["CheckItem", "CorpusCollector", "SuiteCollector", "SuiteRun", "SuiteSettings", "ToolwirePlugin"]
@@ -350,11 +350,6 @@ class ToolwirePlugin:
         self.suites[key] = suite
         return suite
 
-    @property
-    def records(self) -> dict[str, dict[str, Any]]:
-        """The records so far of the settings' suite, by check id (tests read it)."""
-        return self.root.run.records if self.root is not None else {}
-
     # -- collection ------------------------------------------------------------------------------------
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection_modifyitems(
@@ -459,14 +454,9 @@ class ToolwirePlugin:
     def selection(self) -> str | None:
         """How the run was filtered (None: not at all)."""
         opt = self.config.option
-        parts = []
-        if getattr(opt, "keyword", ""):
-            parts.append(f"-k {opt.keyword}")
-        if getattr(opt, "markexpr", ""):
-            parts.append(f"-m {opt.markexpr}")
-        for nodeid in getattr(opt, "deselect", None) or []:
-            parts.append(f"--deselect {nodeid}")
-        return " ".join(parts) or None
+        parts = [selection_of(getattr(opt, "keyword", ""), getattr(opt, "markexpr", "")) or ""]
+        parts += [f"--deselect {nodeid}" for nodeid in getattr(opt, "deselect", None) or []]
+        return " ".join(p for p in parts if p) or None
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
