@@ -114,9 +114,12 @@ def function_fields(
     out = {"name": tool.name}
     if tool.description is not MISSING:
         out["description"] = tool.description
-    params = parameters(tool, profile, always=always_parameters)
-    if params is not MISSING:
-        out["parameters"] = params
+    if tool.checked_copy is not MISSING:  # validation made the copy ``parameters`` would give
+        out["parameters"] = schema_copy(tool)
+    else:
+        params = parameters(tool, profile, always=always_parameters)
+        if params is not MISSING:
+            out["parameters"] = params
     flag = strict_flag(tool, profile, undeclared=undeclared_strict)
     if flag is not MISSING:
         out["strict"] = flag
