@@ -19,7 +19,9 @@ def decode_tools(payload: object, profile: Mapping[str, str]) -> list[Tool]:
     tools = []
     for i, item in enumerate(tool_list(payload)):
         obj = openai_common.function_tool(item, i)
-        function = expect_object(obj.get("function", MISSING), (i, "function"), "`function`")
+        function = obj.get("function", MISSING)
+        if type(function) is not dict:  # (the usual case without a call)
+            function = expect_object(function, (i, "function"), "`function`")
         tools.append(
             read_function(
                 function, (i, "function"), params_key="parameters", null_strict=True, tool_path=(i,)

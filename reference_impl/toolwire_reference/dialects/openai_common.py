@@ -129,7 +129,7 @@ def function_fields(
 def function_tool(item: Any, i: int) -> dict:
     """The ``i``-th tool object, which must be ``type: "function"``: any other named type is
     ``tool.unsupported_type`` (hosted and custom tools), a missing or non-string type payload.invalid."""
-    obj = expect_object(item, (i,), "a tool")
+    obj = item if type(item) is dict else expect_object(item, (i,), "a tool")
     kind = obj.get("type", MISSING)
     if kind != "function":
         if isinstance(kind, str):
