@@ -62,6 +62,15 @@ OPTIMISATIONS: list[str] = [
     "request codecs' member sets and setting tables made once; one `JSONEncoder` for tool-call arguments "
     "instead of `json.dumps` building one per call; `SchemaOrigin` a named tuple (made once per tool) and"
     " `Tool` built in one call; the OpenAI `as-is` schema path a plain copy without setting up a rewrite.",
+    "Kind `tools`: the depth limit checked in the schema walk instead of a walk of its own "
+    "(`tools.translate_tools`). The decoders (all but Gemini's, which rewrites schemas) only read the tool "
+    "objects' own members; each schema is then checked and copied in one walk bounded by the depth left "
+    "at its level (`schema.checks.fast_check`: exact JSON types, no paths built on the way down), and the "
+    "rest of the payload is bounded apart (`_json.nests_deeper_outside`). A refusal is only raised once "
+    "the whole payload's depth is known, and anything the fast walk does not settle (a problem, unusual "
+    "types, too deep) goes the exact way (depth first, then the checks that name the problem): the same "
+    "answers, checked on the corpus and 3,400 mutated tool lists × 5 targets × 5 profiles. callgrind, "
+    "tools anthropic→openai-chat: 123k → 92k instructions per call.",
 ]
 
 

@@ -150,6 +150,41 @@ def _nests_deeper(items: Any, room: int) -> bool:
     return False
 
 
+def nests_deeper_outside(payload: Any, skipped: list[Segments]) -> bool:
+    """Whether ``payload`` nests deeper than MAX_DEPTH anywhere but inside the values at the paths
+    ``skipped`` (which the caller bounds itself, e.g. the schema walk of ``schema.checks.fast_check``)."""
+    trie: dict = {}
+    for path in skipped:
+        node = trie
+        for seg in path[:-1]:
+            node = node.setdefault(seg, {})
+        node[path[-1]] = None
+    return _nests_outside(payload, trie, MAX_DEPTH - 1)
+
+
+def _nests_outside(value: Any, trie: dict, room: int) -> bool:
+    if isinstance(value, dict):
+        items: Any = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        return False
+    for key, v in items:
+        if type(v) in _SCALAR_TYPES or not isinstance(v, _CONTAINERS):
+            continue
+        below = trie.get(key, MISSING) if type(key) in _SCALAR_TYPES else MISSING
+        if below is None:  # a skipped value
+            continue
+        if room == 0:
+            return True
+        if below is MISSING:
+            if _nests_deeper([v], room):
+                return True
+        elif _nests_outside(v, below, room - 1):
+            return True
+    return False
+
+
 def _nests_deeper_iterative(value: Any, room: int) -> bool:
     """``_nests_deeper`` without recursion: one level at a time."""
     nodes = [value]

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import Any
 
-from ._json import MISSING, json_type
-from .custom import has_custom_tools, refuse_tool
+from ._json import MAX_DEPTH, MISSING, check_depth, json_type, nests_deeper_outside
+from .custom import for_target, has_custom_tools, refuse_tool
+from .dialects import CODECS, SCHEMA_WALKING_DECODERS
 from .errors import SchemaProblem, Segments, TranslationError, fail, pointer
-from .model import Choice, Tool
+from .model import NO_ORIGIN, Choice, Tool
 from .rules import TOOL_NAME_PATTERNS
-from .schema.checks import check_schema
+from .schema.checks import Unusual, check_schema, fast_check
 
 #: the compiled name rule of each dialect (made once, at import)
 _NAME_RULES = {dialect: re.compile(pattern).fullmatch for dialect, pattern in TOOL_NAME_PATTERNS.items()}
@@ -35,13 +37,15 @@ def validate_choice(choice: Choice, target: str) -> None:
 
 
 def validate_tools(
-    tools: list[Tool], target: str, profile: Mapping[str, str], *, copies: bool = False
+    tools: list[Tool], target: str, profile: Mapping[str, str], *, copies: bool = False, fast: bool = False
 ) -> None:
     """Raise the first problem, tool by tool: name (missing, target rule, duplicate), description,
     parameters (not an object), schema (root object, type names, shape).
 
     With ``copies`` (the target's encoder copies schemas unchanged: its ``copies_schemas(profile)``),
-    the pass that checks each schema also copies it, into ``tool.checked_copy``."""
+    the pass that checks each schema also copies it, into ``tool.checked_copy``. With ``fast`` (the
+    payload's depth not checked yet), schemas go through ``schema.checks.fast_check`` instead, which
+    also bounds their depth and raises ``Unusual`` for anything but a well-formed schema."""
     seen: set[str] = set()
     description_required = profile.get("tool.description") == "required"
     valid_name = _NAME_RULES[target]
@@ -70,9 +74,59 @@ def validate_tools(
                 f"the parameter schema must be a JSON object, not {json_type(tool.parameters)}",
                 tool.params_origin.base,
             )
+        if fast:
+            if type(tool.parameters) is not dict:
+                raise Unusual
+            room = MAX_DEPTH - len(tool.params_origin.base) - 1  # the schema's level is its path's length + 1
+            checked = fast_check(tool.parameters, room, copies)
+            if copies:
+                tool.checked_copy = checked
+            continue
         try:  # (``params_origin.reporting()`` without a context manager per tool)
             checked = check_schema(tool.parameters, copy=copies)
         except SchemaProblem as problem:
             raise tool.params_origin.error(problem) from None
         if copies:
             tool.checked_copy = checked
+
+
+def translate_tools(
+    payload: Any, source: str, target: str, profile: Mapping[str, str]
+) -> list[dict]:
+    """Kind ``tools``: decode, validate, encode, with the depth limit (``payload.too_deep``) checked
+    in the same walk as the schemas when the decoder does not walk them itself
+    (``dialects.SCHEMA_WALKING_DECODERS``).
+
+    The fast way: the decoder (which only reads the tool objects' own members), ``validate_tools(fast=
+    True)`` (each schema checked, copied when the encoder would copy it, and its depth bounded in one
+    walk), then the depth of everything but the schemas. A refusal on the way is only given once the
+    whole payload's depth is checked (a payload nesting too deep is refused as such, whatever else is
+    wrong with it, as when the depth is checked first); anything the fast walk does not settle (a
+    problem in a schema, unusual Python types) goes the exact way: depth first, then the checks that
+    name the problem."""
+    decoder, encoder = CODECS[source], CODECS[target]
+    copies = encoder.copies_schemas(profile)
+    if source not in SCHEMA_WALKING_DECODERS:
+        refusal: TranslationError | None = None
+        try:
+            tools = for_target(decoder.decode_tools(payload, profile), target, profile)
+            validate_tools(tools, target, profile, copies=copies, fast=True)
+            skipped = [  # (a wrapped custom tool's parameters are the reference's own, in no payload)
+                tool.params_origin.base for tool in tools
+                if tool.parameters is not MISSING and tool.params_origin is not NO_ORIGIN
+            ]
+            if nests_deeper_outside(payload, skipped):
+                raise Unusual
+        except TranslationError as exc:
+            refusal = exc
+        except Unusual:
+            pass  # the exact way, below
+        else:
+            return encoder.encode_tools(tools, profile)
+        if refusal is not None:
+            check_depth(payload)
+            raise refusal
+    check_depth(payload)
+    tools = for_target(decoder.decode_tools(payload, profile), target, profile)
+    validate_tools(tools, target, profile, copies=copies)
+    return encoder.encode_tools(tools, profile)

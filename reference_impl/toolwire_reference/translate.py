@@ -20,13 +20,12 @@ from types import ModuleType
 from typing import Any
 
 from ._json import check_depth
-from .custom import for_target
 from .dialects import CODECS
 from .messages import reconcile
 from .profiles import resolve_profile
 from .rules import KINDS
 from .text import translate_text
-from .tools import validate_choice, validate_tools
+from .tools import translate_tools, validate_choice
 
 
 @cache
@@ -45,20 +44,28 @@ def translate(
     """
     if kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r}; kinds: {', '.join(KINDS)}")
-    if kind != "stream":  # a stream is checked event by event (streams.base.Decoder.feed)
+    # a stream is checked event by event (streams.base.Decoder.feed); tools (between known dialects, and
+    # a valid profile) in the walk over their schemas (tools.translate_tools)
+    if kind != "stream" and (kind != "tools" or source not in CODECS or target not in CODECS):
         check_depth(payload)
     if kind == "text" or source == "text":  # decode-only: text -> every target (text/)
         if (kind, source) != ("text", "text"):
             raise ValueError(f"kind 'text' goes with source dialect 'text' only: {kind!r} from {source!r}")
         return translate_text(payload, target, resolve_profile(profile))
-    for role, dialect in (("source", source), ("target", target)):
-        if dialect not in CODECS:
-            raise ValueError(f"unknown {role} dialect {dialect!r}; dialects: {', '.join(CODECS)}")
+    if source not in CODECS or target not in CODECS:
+        for role, dialect in (("source", source), ("target", target)):
+            if dialect not in CODECS:
+                raise ValueError(f"unknown {role} dialect {dialect!r}; dialects: {', '.join(CODECS)}")
     if kind == "stream":  # the whole event list at once; translate_stream is the lazy form
         from .streams import translate_stream
 
         return list(translate_stream(payload, source=source, target=target, profile=profile))
-    resolved = resolve_profile(profile)
+    try:
+        resolved = resolve_profile(profile)
+    except ValueError:
+        if kind == "tools":
+            check_depth(payload)  # as for every other kind, the depth comes first
+        raise
     if kind == "request":
         request = codec(source, kind).decode_request(payload, resolved)
         reconcile(request, resolved)
@@ -66,11 +73,9 @@ def translate(
     if kind == "response":
         response = codec(source, kind).decode_response(payload, resolved)
         return codec(target, kind).encode_response(response, resolved)
-    decoder, encoder = CODECS[source], CODECS[target]
     if kind == "tools":
-        tools = for_target(decoder.decode_tools(payload, resolved), target, resolved)
-        validate_tools(tools, target, resolved, copies=encoder.copies_schemas(resolved))
-        return encoder.encode_tools(tools, resolved)
+        return translate_tools(payload, source, target, resolved)
+    decoder, encoder = CODECS[source], CODECS[target]
     choice = decoder.decode_tool_choice(payload, resolved)
     validate_choice(choice, target)
     return encoder.encode_tool_choice(choice, resolved)

@@ -13,3 +13,8 @@ CODECS: dict[str, ModuleType] = {
     "anthropic": anthropic,
     "gemini": gemini,
 }
+#: the dialects whose ``decode_tools`` walks the schemas it reads (``DECODE_WALKS_SCHEMAS``): the payload's
+#: depth is checked before decoding them (``tools.translate_tools``)
+SCHEMA_WALKING_DECODERS = frozenset(
+    name for name, module in CODECS.items() if getattr(module, "DECODE_WALKS_SCHEMAS", False)
+)

@@ -68,11 +68,12 @@ def encode_tools(tools: list[Tool], profile: Mapping[str, str]) -> list[dict]:
     out = []
     for tool in tools:
         item = head(tool)
-        if tool.has_parameters:
-            try:
-                _reject_root_combinators(tool.parameters)
-            except SchemaProblem as problem:
-                raise tool.params_origin.error(problem) from None
+        if tool.parameters is not MISSING:
+            if not _ROOT_UNSUPPORTED.isdisjoint(tool.parameters):
+                try:
+                    _reject_root_combinators(tool.parameters)
+                except SchemaProblem as problem:
+                    raise tool.params_origin.error(problem) from None
             item["input_schema"] = schema_copy(tool)
         else:
             item["input_schema"] = dict(EMPTY_INPUT_SCHEMA, properties={})

@@ -25,9 +25,13 @@ def read_function(
 
     The name and the schema are kept raw: the shared validation reports their problems.
     """
-    description = optional_string(obj, "description", path, "`description`", null_is_absent=null_description)
-    strict = MISSING
-    if has_strict:
+    description = obj.get("description", MISSING)
+    if type(description) is not str and description is not MISSING:  # (the usual cases without a call)
+        description = optional_string(
+            obj, "description", path, "`description`", null_is_absent=null_description
+        )
+    strict = obj.get("strict", MISSING) if has_strict else MISSING
+    if type(strict) is not bool and strict is not MISSING:
         strict = optional_bool(obj, "strict", path, "`strict`", null_is_absent=null_strict)
     if params_key is None:
         parameters, origin = MISSING, NO_ORIGIN

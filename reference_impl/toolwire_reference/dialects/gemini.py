@@ -27,6 +27,10 @@ _DECLARATIONS = ("functionDeclarations", "function_declarations")
 _JSON_SCHEMA = ("parametersJsonSchema", "parameters_json_schema")
 
 
+#: ``decode_tools`` rewrites the OpenAPI schemas it reads (a walk): the payload's depth is checked first
+DECODE_WALKS_SCHEMAS = True
+
+
 def decode_tools(payload: object, profile: Mapping[str, str]) -> list[Tool]:
     tools = []
     for i, item in enumerate(tool_list(payload)):

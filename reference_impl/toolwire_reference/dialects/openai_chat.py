@@ -25,7 +25,9 @@ def decode_tools(payload: object, profile: Mapping[str, str]) -> list[Tool]:
             inner = expect_object(obj.get("custom", MISSING), (i, "custom"), "`custom`")
             tools.append(custom.read_tool(inner, (i, "custom"), tool_path=(i,), nested=True))
             continue
-        function = expect_object(obj.get("function", MISSING), (i, "function"), "`function`")
+        function = obj.get("function", MISSING)
+        if type(function) is not dict:  # (the usual case without a call)
+            function = expect_object(function, (i, "function"), "`function`")
         tools.append(
             read_function(
                 function, (i, "function"), params_key="parameters", null_strict=True, tool_path=(i,)

@@ -116,9 +116,12 @@ def function_fields(
     out = {"name": tool.name}
     if tool.description is not MISSING:
         out["description"] = tool.description
-    params = parameters(tool, profile, always=always_parameters)
-    if params is not MISSING:
-        out["parameters"] = params
+    if tool.checked_copy is not MISSING:  # validation made the copy ``parameters`` would give
+        out["parameters"] = schema_copy(tool)
+    else:
+        params = parameters(tool, profile, always=always_parameters)
+        if params is not MISSING:
+            out["parameters"] = params
     flag = strict_flag(tool, profile, undeclared=undeclared_strict)
     if flag is not MISSING:
         out["strict"] = flag
@@ -129,7 +132,7 @@ def openai_tool(item: Any, i: int) -> dict:
     """The ``i``-th tool object, which must be ``type: "function"`` or ``"custom"`` (a free-form tool,
     toolwire_reference.custom): any other named type is ``tool.unsupported_type`` (hosted tools), a
     missing or non-string type payload.invalid."""
-    obj = expect_object(item, (i,), "a tool")
+    obj = item if type(item) is dict else expect_object(item, (i,), "a tool")
     kind = obj.get("type", MISSING)
     if kind not in ("function", "custom"):
         if isinstance(kind, str):

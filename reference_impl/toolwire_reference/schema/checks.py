@@ -182,6 +182,176 @@ def _check_copy(node: dict, rel: Segments) -> dict:
     return out
 
 
+# -- the fast pass: checks, copies and bounds the depth in one walk, or gives up ---------------------------
+class Unusual(Exception):
+    """Raised by the fast pass for anything it does not settle itself: a problem, a value of an unusual
+    Python type, or nesting past the depth limit. The caller then runs the exact pass (``check_schema``,
+    which names the first problem) once the payload's depth is known to be within the limit."""
+
+
+def fast_check(node: dict, room: int, copy: bool) -> dict | None:
+    """What ``check_schema`` gives for a schema without problems (with ``copy``, the same deep copy),
+    checking in the same walk that nothing nests more than ``room`` container levels below ``node``
+    (``_json.MAX_DEPTH`` minus the level of ``node``, the payload's root being level 1); raises
+    Unusual instead of anything else (the exact pass then reports the problem)."""
+    if node.get("type") != "object":
+        raise Unusual
+    return _fast_copy(node, room) if copy else _fast(node, room)
+
+
+def _fast_copy(node: dict, room: int) -> dict:
+    """``_check_copy`` for exact JSON types, bounded to ``room`` levels below ``node``, with no paths
+    (Unusual for anything else)."""
+    out = {}
+    for key, value in node.items():
+        kind = type(value)
+        role = _ROLES.get(key)
+        if kind in _SCALAR_TYPES:
+            out[key] = value
+            if role is None or value is None:
+                continue
+            if role is _STRING:
+                if kind is str:
+                    continue
+            elif role is _TYPE:
+                if kind is str and value in JSON_TYPES:
+                    continue
+            elif role is SINGLE and kind is bool:
+                continue
+            raise Unusual
+        if room <= 0:
+            raise Unusual
+        if role is None:
+            out[key] = bounded_copy(value, room - 1)
+        elif role is MAP:
+            if kind is not dict:
+                raise Unusual
+            out[key] = sub = {}
+            for name, item in value.items():
+                if type(item) is dict:
+                    if room <= 1:
+                        raise Unusual
+                    sub[name] = _fast_copy(item, room - 2)
+                elif item is None or type(item) is bool:
+                    sub[name] = item
+                else:
+                    raise Unusual
+        elif role is SINGLE:
+            if kind is not dict:
+                raise Unusual
+            out[key] = _fast_copy(value, room - 1)
+        elif role is LIST:
+            if kind is not list:
+                raise Unusual
+            out[key] = items = []
+            for item in value:
+                if type(item) is dict:
+                    if room <= 1:
+                        raise Unusual
+                    items.append(_fast_copy(item, room - 2))
+                elif item is None or type(item) is bool:
+                    items.append(item)
+                else:
+                    raise Unusual
+        else:
+            out[key] = _fast_value(role, kind, value, room)
+    return out
+
+
+def _fast_value(role: str, kind: type, value: Any, room: int) -> Any:
+    """A copy of the container ``value`` of a ``type``, ``required`` or ``enum`` member (Unusual when
+    it is not well-formed, or nests too deep)."""
+    if role is _REQUIRED:
+        if kind is list and _STR_CLASS.issuperset(map(type, value)):
+            return list(value)
+    elif role is _TYPE:
+        if kind is list and value and _STR_CLASS.issuperset(map(type, value)) and JSON_TYPES.issuperset(
+            value
+        ):
+            return list(value)
+    elif role is _ENUM and kind is list:
+        return bounded_copy(value, room - 1)
+    raise Unusual
+
+
+def _fast(node: dict, room: int) -> None:
+    """``_fast_copy`` without the copy (the check of ``_check``, bounded)."""
+    for key, value in node.items():
+        kind = type(value)
+        role = _ROLES.get(key)
+        if kind in _SCALAR_TYPES:
+            if role is None or value is None:
+                continue
+            if role is _STRING:
+                if kind is str:
+                    continue
+            elif role is _TYPE:
+                if kind is str and value in JSON_TYPES:
+                    continue
+            elif role is SINGLE and kind is bool:
+                continue
+            raise Unusual
+        if room <= 0:
+            raise Unusual
+        if role is None:
+            bounded(value, room - 1)
+        elif role is MAP or role is LIST:
+            if kind is not (dict if role is MAP else list):
+                raise Unusual
+            for item in value.values() if role is MAP else value:
+                if type(item) is dict:
+                    if room <= 1:
+                        raise Unusual
+                    _fast(item, room - 2)
+                elif item is not None and type(item) is not bool:
+                    raise Unusual
+        elif role is SINGLE:
+            if kind is not dict:
+                raise Unusual
+            _fast(value, room - 1)
+        else:
+            _fast_value(role, kind, value, room)
+
+
+def bounded_copy(value: Any, room: int) -> Any:
+    """A deep copy of the container ``value`` (what ``copy_json`` gives), raising Unusual when it nests
+    more than ``room`` levels below itself or holds a value of another Python type."""
+    kind = type(value)
+    if kind is dict:
+        if _SCALAR_TYPES.issuperset(map(type, value.values())):
+            return dict(value)
+        if room <= 0:
+            raise Unusual
+        return {
+            k: v if type(v) in _SCALAR_TYPES else bounded_copy(v, room - 1) for k, v in value.items()
+        }
+    if kind is list:
+        if _SCALAR_TYPES.issuperset(map(type, value)):
+            return list(value)
+        if room <= 0:
+            raise Unusual
+        return [v if type(v) in _SCALAR_TYPES else bounded_copy(v, room - 1) for v in value]
+    raise Unusual
+
+
+def bounded(value: Any, room: int) -> None:
+    """``bounded_copy`` without the copy."""
+    kind = type(value)
+    if kind is dict:
+        items = value.values()
+    elif kind is list:
+        items = value
+    else:
+        raise Unusual
+    if _SCALAR_TYPES.issuperset(map(type, items)):
+        return
+    if room <= 0:
+        raise Unusual
+    for v in items:
+        if type(v) not in _SCALAR_TYPES:
+            bounded(v, room - 1)
+
+
 def _problem(role: str, key: str, value: Any, at: Segments) -> SchemaProblem:
     """The problem with the ``key`` member of role ``role`` (a value ``_VALID`` refused)."""
     if role is _TYPE:
