@@ -104,7 +104,7 @@ class Timing:
 
 
 def measure(
-    call: Call,
+    calls: dict[str, Call],
     payload: Any,
     *,
     min_reps: int = 200,
@@ -113,53 +113,69 @@ def measure(
     max_time: float = 5.0,
     warmup: int = 10,
     warmup_time: float = 0.2,
-) -> Timing:
-    """Median of single calls, each on a fresh deep copy of ``payload`` made outside the timed region.
+    slice_time: float = 0.02,
+) -> dict[str, Timing]:
+    """Median of single calls of each of ``calls``, each on a fresh deep copy of ``payload`` made
+    outside the timed region, **interleaved**: the calls take turns in slices of about ``slice_time``
+    seconds (at least one call each), so a machine whose load changes during the run slows every
+    implementation alike and the ratios between them hold.
 
-    After ``warmup`` calls and ``warmup_time`` seconds of untimed calls (on a shared machine the first
-    fraction of a second after a switch runs measurably slower), repeats until both ``min_reps`` calls and
-    ``min_time`` seconds of calls are done, or ``max_reps`` calls, or ``max_time`` seconds (a slow call
-    gets fewer repetitions). GC is off while timing, as in ``timeit``. Exceptions are timed too
-    (``outcome`` says whether the call translated).
-    """
-    outcome = outcome_of(call, payload)
-    warm_until = time.perf_counter() + warmup_time
-    done = 1
-    while done < warmup or time.perf_counter() < warm_until:
-        with contextlib.suppress(Exception):
-            call(copy.deepcopy(payload))
-        done += 1
-    samples: list[int] = []
-    spent = 0
-    gc.collect()
-    was_enabled = gc.isenabled()
-    gc.disable()
-    start = time.perf_counter()
+    Each call first gets ``warmup`` calls and ``warmup_time`` seconds of untimed calls (on a shared
+    machine the first fraction of a second after a switch runs measurably slower); then each is
+    repeated until both ``min_reps`` calls and ``min_time`` seconds of calls are done, or ``max_reps``
+    calls, or ``max_time`` seconds (a slow call gets fewer repetitions). GC is off while timing, as in
+    ``timeit``, and collected between slices (what existed before the timing is frozen, ``gc.freeze``,
+    so the collections do not walk the loaded libraries). Exceptions are timed too (``outcome`` says
+    whether the call translated)."""
+    outcomes = {name: outcome_of(call, payload) for name, call in calls.items()}
+    for call in calls.values():
+        warm_until = time.perf_counter() + warmup_time
+        done = 0
+        while done < warmup or time.perf_counter() < warm_until:
+            with contextlib.suppress(Exception):
+                call(copy.deepcopy(payload))
+            done += 1
+    samples: dict[str, list[int]] = {name: [] for name in calls}
+    spent = dict.fromkeys(calls, 0)
+    open_calls = dict(calls)
     perf = time.perf_counter_ns
+    was_enabled = gc.isenabled()
+    gc.collect()
+    gc.freeze()  # what exists now (the loaded libraries) is not walked by the collections between slices
     try:
-        while True:
-            arg = copy.deepcopy(payload)
-            t0 = perf()
-            try:  # noqa: SIM105 (the cheapest guard inside the timed region)
-                call(arg)
-            except Exception:
-                pass
-            dt = perf() - t0
-            samples.append(dt)
-            spent += dt
-            n = len(samples)
-            if n >= max_reps or (n >= min_reps and spent >= min_time * 1e9):
-                break
-            if time.perf_counter() - start >= max_time and n >= 3:
-                break
-            if n % 200 == 0:
-                gc.enable()  # a peer that makes much garbage must not grow without bound
-                gc.collect()
+        while open_calls:
+            for name, call in list(open_calls.items()):
+                gc.collect()  # a peer that makes much garbage must not grow without bound
                 gc.disable()
+                mine, slice_end = samples[name], perf() + int(slice_time * 1e9)
+                while True:
+                    arg = copy.deepcopy(payload)
+                    t0 = perf()
+                    try:  # noqa: SIM105 (the cheapest guard inside the timed region)
+                        call(arg)
+                    except Exception:
+                        pass
+                    dt = perf() - t0
+                    mine.append(dt)
+                    spent[name] += dt
+                    n = len(mine)
+                    if n >= max_reps or (n >= min_reps and spent[name] >= min_time * 1e9):
+                        del open_calls[name]
+                        break
+                    if spent[name] >= max_time * 1e9 and n >= 3:
+                        del open_calls[name]
+                        break
+                    if perf() >= slice_end:
+                        break
+                gc.enable()
     finally:
-        if was_enabled:
-            gc.enable()
-    return Timing(statistics.median(samples) / 1000, len(samples), outcome)
+        gc.unfreeze()
+        if not was_enabled:
+            gc.disable()
+    return {
+        name: Timing(statistics.median(samples[name]) / 1000, len(samples[name]), outcomes[name])
+        for name in calls
+    }
 
 
 # -- long streams ------------------------------------------------------------------------------------------
@@ -201,15 +217,20 @@ def stream_cost(source: str, target: str, capture: list[Any], total: int, reps: 
     events = list(synthetic_stream(source, capture, total))
     _drain(source, target, synthetic_stream(source, capture, 200))  # warm-up
     runs, floors, out_events = [], [], 0
-    for _ in range(reps):
-        gc.collect()
-        t0 = time.perf_counter_ns()
-        out_events = _drain(source, target, events)
-        runs.append(time.perf_counter_ns() - t0)
-        t0 = time.perf_counter_ns()
-        for ev in events:
-            json.loads(json.dumps(ev))
-        floors.append(time.perf_counter_ns() - t0)
+    gc.collect()
+    gc.freeze()  # the loaded libraries (peers) are not walked by the collections during the run
+    try:
+        for _ in range(reps):
+            gc.collect()
+            t0 = time.perf_counter_ns()
+            out_events = _drain(source, target, events)
+            runs.append(time.perf_counter_ns() - t0)
+            t0 = time.perf_counter_ns()
+            for ev in events:
+                json.loads(json.dumps(ev))
+            floors.append(time.perf_counter_ns() - t0)
+    finally:
+        gc.unfreeze()
     return {
         "events": len(events),
         "out_events": out_events,

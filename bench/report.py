@@ -171,7 +171,10 @@ def markdown(
         f"ratios are",
         "computed within it. Times are medians of single calls after a warm-up, each call on a fresh "
         "deep copy",
-        f"of the payload made outside the timed region, GC off while timing ({settings}).",
+        f"of the payload made outside the timed region, GC off while timing ({settings}). The",
+        "implementations of one operation (and the floor) are timed **interleaved**, in turns of about "
+        "20 ms each,",
+        "so a change in the machine's load during the run slows them alike and their ratios hold.",
         "",
         "- **reference**: `toolwire_reference.Translator.translate` (streams: `translate_stream`, read "
         "to the end).",

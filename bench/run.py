@@ -80,10 +80,10 @@ def run_operations(impls: list[Impl], ops: list, **timing) -> list[OpResult]:
         ref = next(i for i in impls if i.name == "reference")
         if not ref.supports(op):
             continue
-        result = OpResult(op, measure(floor_call, op.payload, **timing))
-        for impl in impls:
-            if impl.supports(op):
-                result.timings[impl.name] = measure(impl.call(op), op.payload, **timing)
+        calls = {"floor": floor_call} | {impl.name: impl.call(op) for impl in impls if impl.supports(op)}
+        timings = measure(calls, op.payload, **timing)
+        result = OpResult(op, timings.pop("floor"))
+        result.timings.update(timings)
         shown = ", ".join(f"{n} {t.median_us:,.1f}" for n, t in result.timings.items())
         print(f"  {op.name}: floor {result.floor.median_us:,.1f} µs; {shown}", file=sys.stderr, flush=True)
         results.append(result)

@@ -22,9 +22,11 @@ def test_one_operation_three_repetitions() -> None:
     assert len({op.key for op in ops}) == len(ops)
     op = next(o for o in ops if o.kind == "tool_choice")
     timing = dict(min_reps=3, min_time=0.0, max_reps=3, warmup=1)
-    result = OpResult(op, measure(floor_call, op.payload, **timing))
-    result.timings["reference"] = measure(impls[0].call(op), op.payload, **timing)
+    timings = measure({"floor": floor_call, "reference": impls[0].call(op)}, op.payload, **timing)
+    result = OpResult(op, timings["floor"])
+    result.timings["reference"] = timings["reference"]
     assert result.reference.reps == 3 and result.reference.outcome == "ok"
+    assert result.floor.reps == 3 and result.floor.outcome == "ok"
     assert op.name in text_table([result], [])
     from toolwire.corpus import load_corpus
 
