@@ -69,12 +69,20 @@ class StreamTranscoder:
         self.encoder = ENCODERS[target](resolved)
 
     def _encode(self, canonical: list[dict]) -> list[dict]:
+        # plain nested loops: the cheapest way through the stages, run once per event of a long stream
         out: list[dict] = []
-        guarded = (e for event in canonical for e in self.guard.feed(event))
-        for signed in (e for event in guarded for e in self.signatures.feed(event)):
-            for kept in self.filter.feed(signed):
-                for final in self.text_calls.feed(kept) if self.text_calls is not None else (kept,):
-                    out += self.encoder.feed(final)
+        guard, signed, kept, text_calls, encode = (
+            self.guard.feed, self.signatures.feed, self.filter.feed, self.text_calls, self.encoder.feed
+        )
+        for event in canonical:
+            for guarded in guard(event) if self.guard.active else (event,):
+                for sent in signed(guarded):
+                    for final in kept(sent):
+                        if text_calls is None:
+                            out += encode(final)
+                        else:
+                            for parsed in text_calls.feed(final):
+                                out += encode(parsed)
         return out
 
     def feed(self, event: Any) -> list[dict]:
