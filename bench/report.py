@@ -80,7 +80,10 @@ def _judge_streams(streams: list[dict[str, Any]]) -> list[tuple[str, tuple[bool,
         growth = long["peak_kib"] / short["peak_kib"] if short["peak_kib"] else 1.0
         flat = growth <= FLAT_MEMORY_FACTOR
         floor = max(s["floor_us_per_event"] for s in rows)
-        text = f"worst {worst:.2f} µs/event (the JSON floor here: {floor:.2f}); peak {short['peak_kib']:,.1f} → {long['peak_kib']:,.1f} KiB"
+        text = (
+            f"worst {worst:.2f} µs/event (the JSON floor here: {floor:.2f}); "
+            f"peak {short['peak_kib']:,.1f} → {long['peak_kib']:,.1f} KiB"
+        )
         if len(rows) > 1:
             text += f" ({short['events']:,} → {long['events']:,} events)"
         out.append((name, (worst <= STREAM_US_PER_EVENT and flat, text)))
