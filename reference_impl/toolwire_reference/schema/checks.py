@@ -199,6 +199,11 @@ def fast_check(node: dict, room: int, copy: bool) -> dict | None:
     return _fast_copy(node, room) if copy else _fast(node, room)
 
 
+#: the scalar members the fast walk accepts as they are: (role, exact type), and (``type``, a JSON type name)
+_SCALAR_ROLES = frozenset({(_STRING, str), (SINGLE, bool)})
+_TYPE_NAMES = frozenset((_TYPE, name) for name in JSON_TYPES)
+
+
 def _fast_copy(node: dict, room: int) -> dict:
     """``_check_copy`` for exact JSON types, bounded to ``room`` levels below ``node``, with no paths
     (Unusual for anything else)."""
@@ -208,15 +213,7 @@ def _fast_copy(node: dict, room: int) -> dict:
         role = _ROLES.get(key)
         if kind in _SCALAR_TYPES:
             out[key] = value
-            if role is None or value is None:
-                continue
-            if role is _STRING:
-                if kind is str:
-                    continue
-            elif role is _TYPE:
-                if kind is str and value in JSON_TYPES:
-                    continue
-            elif role is SINGLE and kind is bool:
+            if role is None or value is None or (role, kind) in _SCALAR_ROLES or (role, value) in _TYPE_NAMES:
                 continue
             raise Unusual
         if room <= 0:
@@ -280,15 +277,7 @@ def _fast(node: dict, room: int) -> None:
         kind = type(value)
         role = _ROLES.get(key)
         if kind in _SCALAR_TYPES:
-            if role is None or value is None:
-                continue
-            if role is _STRING:
-                if kind is str:
-                    continue
-            elif role is _TYPE:
-                if kind is str and value in JSON_TYPES:
-                    continue
-            elif role is SINGLE and kind is bool:
+            if role is None or value is None or (role, kind) in _SCALAR_ROLES or (role, value) in _TYPE_NAMES:
                 continue
             raise Unusual
         if room <= 0:
