@@ -176,7 +176,8 @@ def split_anthropic(entry: dict, path: Segments) -> tuple[dict | None, tuple | N
 def split_responses(entry: dict, path: Segments) -> tuple[dict | None, tuple | None]:
     """A Responses ``web_search`` (or ``web_search_preview``) tool: ``filters.allowed_domains``,
     ``user_location``, ``search_context_size``."""
-    if entry.get("type") not in RESPONSES_TYPES:
+    kind = entry.get("type")
+    if not isinstance(kind, str) or kind not in RESPONSES_TYPES:  # (an unhashable type: not this tool)
         return entry, None
     members = {"user_location": "user_location", "search_context_size": "context_size"}
     found = _read(entry, path, members, ("type", "filters"))

@@ -315,6 +315,14 @@ def test_response_format_schemas_get_the_shape_checks(target, required):
 
 
 @pytest.mark.parametrize("target", TARGETS)
+def test_a_tool_type_that_is_not_a_string(target):
+    # found by the property test: an unhashable `type` was looked up in the hosted-tool types
+    err = _refusal("request", {"model": "m", "input": "hi", "tools": [{"type": ["web_search"]}]},
+                   "openai-responses", target)
+    assert (err.code, err.path) == ("payload.invalid", "/tools/0/type")
+
+
+@pytest.mark.parametrize("target", TARGETS)
 def test_request_parts_of_the_wrong_shape(target):
     chat = {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": [{"type": {}}]}]}
     err = _refusal("request", chat, "openai-chat", target)
