@@ -85,8 +85,8 @@ export function toToolSet(tools, path = "") {
 
 /**
  * canonical `{tool_choice?, parallel_tool_calls?}` -> `{toolChoice?, activeTools?}` and providerOptions.
- * `{mode, tools: [x]}` with mode required is `{type: "tool", toolName: x}`; several tools (or a named
- * `auto`) are `activeTools` (the AI SDK's way to restrict which tools the model may call) with the mode.
+ * `{mode, tools: [x]}` with mode required is `{type: "tool", toolName: x}`; a restriction to several
+ * tools (or a named `auto`) has no tool-choice form (the AI SDK's `activeTools` filters the tool list).
  * `parallel_tool_calls` is `openai.parallelToolCalls` / `anthropic.disableParallelToolUse`; Google has
  * no such option.
  */
@@ -114,8 +114,9 @@ export function toToolChoice(fragment, target, toolNames, providerOptions, path 
       if (mode === "required" && tools.length === 1) {
         out.toolChoice = { type: "tool", toolName: tools[0] };
       } else {
-        out.toolChoice = mode;
-        out.activeTools = [...tools];
+        // The AI SDK restricts the callable tools with `activeTools`, which leaves the others out of the
+        // request's tool list: a different request, not a tool-choice form to compare
+        throw new NoCounterpart("a restriction to several tools is activeTools, which filters the tool list", where + "/tools");
       }
     }
   }

@@ -9,7 +9,7 @@ import { generateText, jsonSchema, streamText, tool } from "ai";
 import { ResultRefusal, StreamMapper, toCanonicalResponse } from "./from-aisdk.mjs";
 import { answeredModel, CHOICE_MEMBERS, languageModel } from "./providers.mjs";
 import { NoCounterpart, toCallOptions, toToolChoice, toToolSet } from "./to-aisdk.mjs";
-import { Recorded, Upstream } from "./upstream.mjs";
+import { Upstream } from "./upstream.mjs";
 
 globalThis.AI_SDK_LOG_WARNINGS = false; // the SDK's warnings would go to the console; the bodies tell
 
@@ -68,15 +68,34 @@ function refusalOf(err, table) {
   return null;
 }
 
-/** A permissive tool for every name: the application that gets a response has the tools it called. */
-const ANY_TOOL = tool({ inputSchema: jsonSchema({ type: "object" }) });
-const anyTools = () =>
-  new Proxy(
+/**
+ * A tool for every name the model calls: the application that gets a response has the tools it calls.
+ * Its input schema takes any JSON object (every tool's input is one), and, where the provider package
+ * reads custom (free-form) calls (Responses), a string too: so the SDK's own validation of the input it
+ * parsed still applies (a call whose arguments are not an object comes back `invalid`).
+ */
+function anyTools(custom) {
+  const accepts = (value) =>
+    (value !== null && typeof value === "object" && !Array.isArray(value)) || (custom && typeof value === "string");
+  const anyTool = tool({
+    inputSchema: jsonSchema(
+      { type: "object" },
+      {
+        validate: (value) =>
+          accepts(value)
+            ? { success: true, value }
+            : { success: false, error: new TypeError("the tool's input is not a JSON object") },
+      },
+    ),
+  });
+  return new Proxy(
     {},
-    {
-      get: (target, name) => (typeof name === "string" && !(name in Object.prototype) ? ANY_TOOL : undefined),
-    },
+    { get: (target, name) => (typeof name === "string" && !(name in Object.prototype) ? anyTool : undefined) },
   );
+}
+
+/** Sources whose provider package reads custom (free-form) tool calls: their input is a string. */
+const CUSTOM_CALLS = new Set(["openai-responses"]);
 
 const HI = [{ role: "user", content: [{ type: "text", text: "hi" }] }];
 
@@ -87,9 +106,7 @@ async function recordRequest(target, modelId, options) {
     await generateText({ model: languageModel(target, modelId, up.fetch), maxRetries: 0, ...options });
   } catch (err) {
     if (up.requests.length === 0) throw err; // refused before anything was sent: the SDK's answer
-    if (!(err?.cause instanceof Recorded) && !(err instanceof Recorded) && !String(err).includes("recorded")) {
-      // an error after sending is still the recorded request; keep it
-    }
+    // else: the recording fetch threw (Recorded) after keeping the request
   }
   const body = up.sentBody();
   if (body === null) throw new Error("the AI SDK sent no request");
@@ -159,9 +176,9 @@ async function translateResponse(source, payload, profile) {
     model: languageModel(source, answeredModel(payload), up.fetch),
     maxRetries: 0,
     messages: HI,
-    tools: anyTools(),
+    tools: anyTools(CUSTOM_CALLS.has(source)),
   });
-  return toCanonicalResponse(result, profile);
+  return toCanonicalResponse(result, profile, CUSTOM_CALLS.has(source));
 }
 
 /**
@@ -206,7 +223,7 @@ export class StreamTranslation {
   constructor(source, firstEvent, profile = {}) {
     seedRandom("stream", source, firstEvent);
     this.upstream = new Upstream("sse");
-    this.mapper = new StreamMapper(profile);
+    this.mapper = new StreamMapper(profile, CUSTOM_CALLS.has(source));
     this.out = [];
     this.parts = 0;
     this.failure = null;
@@ -214,7 +231,7 @@ export class StreamTranslation {
       model: languageModel(source, answeredModel([firstEvent]), this.upstream.fetch),
       maxRetries: 0,
       messages: HI,
-      tools: anyTools(),
+      tools: anyTools(CUSTOM_CALLS.has(source)),
       onError: () => {}, // error parts are read from fullStream
     });
     this.done = (async () => {
