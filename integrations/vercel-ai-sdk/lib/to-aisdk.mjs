@@ -126,7 +126,8 @@ export function toToolChoice(fragment, target, toolNames, providerOptions, path 
     const ns = NAMESPACE[target];
     if (ns === "openai") setOption(providerOptions, ns, "parallelToolCalls", parallel);
     else if (ns === "anthropic") setOption(providerOptions, ns, "disableParallelToolUse", !parallel);
-    else if (parallel === false) {
+    else if (parallel === false && choice?.mode !== "none") {
+      // (with mode none no call can happen: the flag means nothing, and a user leaves it out)
       throw new NoCounterpart("@ai-sdk/google has no option for parallel tool calls", path + "/parallel_tool_calls");
     }
   }
