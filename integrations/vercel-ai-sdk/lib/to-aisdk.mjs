@@ -116,7 +116,7 @@ export function toToolChoice(fragment, target, toolNames, providerOptions, path 
       } else {
         // The AI SDK restricts the callable tools with `activeTools`, which leaves the others out of the
         // request's tool list: a different request, not a tool-choice form to compare
-        throw new NoCounterpart("a restriction to several tools is activeTools, which filters the tool list", where + "/tools");
+        throw new NoCounterpart("restricting the callable tools is activeTools, which filters the tool list", where + "/tools");
       }
     }
   }
@@ -145,7 +145,7 @@ function signatureOptions(part, target, kind) {
     return { anthropic: part.redacted ? { redactedData: part.signature } : { signature: part.signature } };
   }
   if (ns === "openai" && kind === "reasoning") return { openai: { reasoningEncryptedContent: part.signature } };
-  throw new NoCounterpart(`a ${kind} part has no place for a ${part.origin ?? target} signature`);
+  return undefined; // no provider keeps a signature there (RULES.md: written only where it has a place)
 }
 
 function withItemId(options, part) {

@@ -99,11 +99,28 @@ const CUSTOM_CALLS = new Set(["openai-responses"]);
 
 const HI = [{ role: "user", content: [{ type: "text", text: "hi" }] }];
 
+/**
+ * The SDK's `experimental_download` as the SDK does it, minus the network: a URL the provider package
+ * takes stays a URL; one it does not take the SDK would download and inline, which an offline run
+ * cannot do (and the bytes it would inline are not in the case): not judged.
+ */
+async function offlineDownload(requests) {
+  return requests.map(({ url, isUrlSupportedByModel }) => {
+    if (isUrlSupportedByModel) return null;
+    throw new NoCounterpart(`the AI SDK downloads ${url} to inline it, which an offline run cannot judge`);
+  });
+}
+
 /** Run one generateText call that only records its request; the body the provider package sent. */
 async function recordRequest(target, modelId, options) {
   const up = new Upstream("record");
   try {
-    await generateText({ model: languageModel(target, modelId, up.fetch), maxRetries: 0, ...options });
+    await generateText({
+      model: languageModel(target, modelId, up.fetch),
+      maxRetries: 0,
+      experimental_download: offlineDownload,
+      ...options,
+    });
   } catch (err) {
     if (up.requests.length === 0) throw err; // refused before anything was sent: the SDK's answer
     // else: the recording fetch threw (Recorded) after keeping the request
@@ -137,6 +154,7 @@ async function recordStreamRequest(target, modelId, options) {
   const result = streamText({
     model: languageModel(target, modelId, up.fetch),
     maxRetries: 0,
+    experimental_download: offlineDownload,
     ...options,
     onError: ({ error }) => {
       failure = error;
