@@ -31,7 +31,12 @@ export function capabilities() {
     kinds: { tools: out, tool_choice: out, request: out, response: back, stream: back },
     // arguments.invalid: the SDK marks a call whose input it cannot parse `invalid` and keeps the raw text
     // stream.thinking: fullStream yields reasoning parts; a client keeps or drops them
-    profiles: { "arguments.invalid": ["error", "preserve"], "stream.thinking": ["drop", "keep"] },
+    // results.error-flag: an `error-text` output reaches OpenAI as the bare text (drop); the default is judged too
+    profiles: {
+      "arguments.invalid": ["error", "preserve"],
+      "stream.thinking": ["drop", "keep"],
+      "results.error-flag": ["text-prefix", "drop"],
+    },
     error_codes: "own",
   };
 }
