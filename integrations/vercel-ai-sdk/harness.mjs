@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // toolwire harness for the Vercel AI SDK (`ai` + `@ai-sdk/openai`, `@ai-sdk/anthropic`, `@ai-sdk/google`):
-// speaks protocol 1 (docs/protocol.md) on stdin/stdout. Run from the repository root after `make aisdk-install`:
+// speaks protocol 1 (docs/protocol.md) on stdin/stdout. Run from the repository root after
+// `make aisdk-install`:
 //
 //   toolwire run --adapter "cmd:node integrations/vercel-ai-sdk/harness.mjs" --name vercel-ai-sdk
 //
@@ -31,7 +32,8 @@ export function capabilities() {
     kinds: { tools: out, tool_choice: out, request: out, response: back, stream: back },
     // arguments.invalid: the SDK marks a call whose input it cannot parse `invalid` and keeps the raw text
     // stream.thinking: fullStream yields reasoning parts; a client keeps or drops them
-    // results.error-flag: an `error-text` output reaches OpenAI as the bare text (drop); the default is judged too
+    // results.error-flag: an `error-text` output reaches OpenAI as the bare text (drop); the default is
+    // judged too
     profiles: {
       "arguments.invalid": ["error", "preserve"],
       "stream.thinking": ["drop", "keep"],
@@ -59,7 +61,8 @@ function hello() {
 }
 
 function errorAnswer(err) {
-  if (err instanceof Refusal) return { error: { code: err.code, message: err.message, path: err.path ?? null } };
+  if (err instanceof Refusal)
+    return { error: { code: err.code, message: err.message, path: err.path ?? null } };
   return { crash: String(err && err.stack ? err.stack : err) };
 }
 
@@ -70,7 +73,13 @@ async function handle(message) {
   if (cmd === "hello") return hello();
   if (cmd === "translate") {
     try {
-      const payload = await translate(message.kind, message.source, message.target, message.payload, message.profile);
+      const payload = await translate(
+        message.kind,
+        message.source,
+        message.target,
+        message.payload,
+        message.profile,
+      );
       return { seq, payload };
     } catch (err) {
       return { seq, ...errorAnswer(err) };
@@ -96,7 +105,10 @@ async function handle(message) {
       return { seq, ...errorAnswer(err) };
     }
   }
-  return { seq, error: { code: "protocol.unsupported", message: `command ${cmd} is not implemented`, path: null } };
+  return {
+    seq,
+    error: { code: "protocol.unsupported", message: `command ${cmd} is not implemented`, path: null },
+  };
 }
 
 const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });

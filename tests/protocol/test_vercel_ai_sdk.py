@@ -1,5 +1,5 @@
-"""The Vercel AI SDK harness (integrations/vercel-ai-sdk/): its own `node --test` tests of the canonical <-> AI
-SDK mapping, and a short run through `cmd:` that is reproducible and errs on nothing. Offline: the pinned
+"""The Vercel AI SDK harness (integrations/vercel-ai-sdk/): its own `node --test` tests of the canonical <->
+AI SDK mapping, and a short run through `cmd:` that is reproducible and errs on nothing. Offline: the pinned
 packages come from the folder's node_modules (`make aisdk-install`), which these tests never install."""
 
 from __future__ import annotations
@@ -43,8 +43,15 @@ def test_a_run_is_reproducible_and_errs_on_nothing(tmp_path: Path) -> None:
     for name in ("first", "second"):
         out = tmp_path / name
         done = toolwire_run(
-            out, "--adapter", ADAPTER, "--name", "vercel-ai-sdk", "-k", SELECTION,
-            "--reproducible", "--validate-protocol",
+            out,
+            "--adapter",
+            ADAPTER,
+            "--name",
+            "vercel-ai-sdk",
+            "-k",
+            SELECTION,
+            "--reproducible",
+            "--validate-protocol",
         )
         assert done.returncode in (0, 1), done.stdout[-3000:] + done.stderr[-3000:]
         results.append((out / "vercel-ai-sdk.results.jsonl").read_bytes())

@@ -160,8 +160,16 @@ function isWholeJson(text) {
 
 /** The fullStream parts that write to a block. */
 const BLOCK_PARTS = new Set([
-  "text-start", "text-delta", "text-end", "reasoning-start", "reasoning-delta", "reasoning-end",
-  "tool-input-start", "tool-input-delta", "tool-input-end", "tool-call",
+  "text-start",
+  "text-delta",
+  "text-end",
+  "reasoning-start",
+  "reasoning-delta",
+  "reasoning-end",
+  "tool-input-start",
+  "tool-input-delta",
+  "tool-input-end",
+  "tool-call",
 ]);
 
 /** The canonical delta member of a whole call's input (`arguments` text, or a custom call's `input`). */
@@ -296,7 +304,9 @@ export class StreamMapper {
         if (sig) {
           // a signature that comes with the end (a Responses reasoning item's encrypted content)
           const kind = part.type === "text-end" ? "text" : "thinking";
-          events.push({ data: { type: `${kind}_delta`, index: this.openBlock(part.id, kind, events), text: "", ...sig } });
+          events.push({
+            data: { type: `${kind}_delta`, index: this.openBlock(part.id, kind, events), text: "", ...sig },
+          });
         }
         this.close(part.id, events);
         this.parts.delete(part.id);
@@ -341,10 +351,14 @@ export class StreamMapper {
           const sig = signatureOf(part.providerMetadata);
           if (sig) Object.assign(opening, sig);
           const index = this.openBlock(part.toolCallId, "tool", events, opening);
-          events.push({ data: { type: "tool_call_delta", index, ...wholeDelta(part, custom, this.profile) } });
+          events.push({
+            data: { type: "tool_call_delta", index, ...wholeDelta(part, custom, this.profile) },
+          });
         } else if (!known.sent && this.open.has(part.toolCallId)) {
           // started, but its input came only with the call (a Responses `.done` without deltas)
-          events.push({ data: { type: "tool_call_delta", index: known.index, ...wholeDelta(part, custom, this.profile) } });
+          events.push({
+            data: { type: "tool_call_delta", index: known.index, ...wholeDelta(part, custom, this.profile) },
+          });
         }
         // (a streamed call's argument text went out as it came: canonical streams carry it unparsed)
         this.close(part.toolCallId, events);
@@ -362,7 +376,10 @@ export class StreamMapper {
         for (const id of [...this.open]) this.close(id, events);
         for (const next of this.held.splice(0)) this.handle(next, events);
         for (const id of [...this.open]) this.close(id, events);
-        const data = { type: "message_end", stop_reason: stopReason(part.finishReason, part.rawFinishReason) };
+        const data = {
+          type: "message_end",
+          stop_reason: stopReason(part.finishReason, part.rawFinishReason),
+        };
         if (this.stopSequence !== undefined) data.stop_sequence = this.stopSequence;
         const usage = toUsage(part.totalUsage);
         if (usage) data.usage = usage;
@@ -372,7 +389,9 @@ export class StreamMapper {
       }
       case "error": {
         const err = part.error;
-        events.push({ data: { type: "error", error: { code: errorCode(err), message: String(err?.message ?? err) } } });
+        events.push({
+          data: { type: "error", error: { code: errorCode(err), message: String(err?.message ?? err) } },
+        });
         this.ended = true;
         break;
       }

@@ -38,7 +38,10 @@ function expectObject(value, path, what) {
 function expectKeys(obj, allowed, path, what) {
   for (const key of Object.keys(obj)) {
     if (!allowed.includes(key)) {
-      throw new NoCounterpart(`${what} member ${JSON.stringify(key)} has no AI SDK counterpart`, path + ptr(key));
+      throw new NoCounterpart(
+        `${what} member ${JSON.stringify(key)} has no AI SDK counterpart`,
+        path + ptr(key),
+      );
     }
   }
 }
@@ -63,14 +66,23 @@ export function toToolSet(tools, path = "") {
     const where = path + ptr(i);
     expectObject(t, where, "a tool");
     if (t.type !== undefined && t.type !== "function") {
-      throw new NoCounterpart(`a ${JSON.stringify(t.type)} tool has no AI SDK function-tool form`, where + "/type");
+      throw new NoCounterpart(
+        `a ${JSON.stringify(t.type)} tool has no AI SDK function-tool form`,
+        where + "/type",
+      );
     }
     expectKeys(t, ["type", "name", "description", "parameters", "strict"], where, "a tool");
     if (typeof t.name !== "string" || t.name === "") {
-      throw new NoCounterpart("a ToolSet is keyed by name: a tool without a name cannot be given", where + "/name");
+      throw new NoCounterpart(
+        "a ToolSet is keyed by name: a tool without a name cannot be given",
+        where + "/name",
+      );
     }
     if (Object.hasOwn(set, t.name)) {
-      throw new NoCounterpart("a ToolSet is keyed by name: a second tool of one name cannot be given", where + "/name");
+      throw new NoCounterpart(
+        "a ToolSet is keyed by name: a second tool of one name cannot be given",
+        where + "/name",
+      );
     }
     if (t.parameters !== undefined && !isObject(t.parameters)) {
       throw new NoCounterpart("jsonSchema() takes a JSON Schema object", where + "/parameters");
@@ -99,7 +111,10 @@ export function toToolChoice(fragment, target, toolNames, providerOptions, path 
     expectKeys(choice, ["mode", "tools"], where, "tool_choice");
     const { mode, tools } = choice;
     if (!["auto", "none", "required"].includes(mode)) {
-      throw new NoCounterpart(`tool_choice mode ${JSON.stringify(mode)} has no AI SDK counterpart`, where + "/mode");
+      throw new NoCounterpart(
+        `tool_choice mode ${JSON.stringify(mode)} has no AI SDK counterpart`,
+        where + "/mode",
+      );
     }
     if (tools === undefined) {
       out.toolChoice = mode;
@@ -109,26 +124,36 @@ export function toToolChoice(fragment, target, toolNames, providerOptions, path 
       }
       const unknown = tools.find((n) => !toolNames.includes(n));
       if (unknown !== undefined) {
-        throw new NoCounterpart(`tool_choice names ${JSON.stringify(unknown)}, which is not a tool`, where + "/tools");
+        throw new NoCounterpart(
+          `tool_choice names ${JSON.stringify(unknown)}, which is not a tool`,
+          where + "/tools",
+        );
       }
       if (mode === "required" && tools.length === 1) {
         out.toolChoice = { type: "tool", toolName: tools[0] };
       } else {
         // The AI SDK restricts the callable tools with `activeTools`, which leaves the others out of the
         // request's tool list: a different request, not a tool-choice form to compare
-        throw new NoCounterpart("restricting the callable tools is activeTools, which filters the tool list", where + "/tools");
+        throw new NoCounterpart(
+          "restricting the callable tools is activeTools, which filters the tool list",
+          where + "/tools",
+        );
       }
     }
   }
   const parallel = fragment.parallel_tool_calls;
   if (parallel !== undefined && parallel !== null) {
-    if (typeof parallel !== "boolean") throw new NoCounterpart("parallel_tool_calls is not a boolean", path + "/parallel_tool_calls");
+    if (typeof parallel !== "boolean")
+      throw new NoCounterpart("parallel_tool_calls is not a boolean", path + "/parallel_tool_calls");
     const ns = NAMESPACE[target];
     if (ns === "openai") setOption(providerOptions, ns, "parallelToolCalls", parallel);
     else if (ns === "anthropic") setOption(providerOptions, ns, "disableParallelToolUse", !parallel);
     else if (parallel === false && choice?.mode !== "none") {
       // (with mode none no call can happen: the flag means nothing, and a user leaves it out)
-      throw new NoCounterpart("@ai-sdk/google has no option for parallel tool calls", path + "/parallel_tool_calls");
+      throw new NoCounterpart(
+        "@ai-sdk/google has no option for parallel tool calls",
+        path + "/parallel_tool_calls",
+      );
     }
   }
   return out;
@@ -144,7 +169,8 @@ function signatureOptions(part, target, kind) {
   if (ns === "anthropic" && kind === "reasoning") {
     return { anthropic: part.redacted ? { redactedData: part.signature } : { signature: part.signature } };
   }
-  if (ns === "openai" && kind === "reasoning") return { openai: { reasoningEncryptedContent: part.signature } };
+  if (ns === "openai" && kind === "reasoning")
+    return { openai: { reasoningEncryptedContent: part.signature } };
   return undefined; // no provider keeps a signature there (RULES.md: written only where it has a place)
 }
 
@@ -180,7 +206,12 @@ function userPart(part, where, target) {
       return out;
     }
     case "document": {
-      expectKeys(part, ["type", "media_type", "data", "url", "text", "title", "context", "citations"], where, "a document");
+      expectKeys(
+        part,
+        ["type", "media_type", "data", "url", "text", "title", "context", "citations"],
+        where,
+        "a document",
+      );
       let data;
       if (typeof part.text === "string") data = new TextEncoder().encode(part.text);
       else data = mediaData(part, where);
@@ -192,7 +223,10 @@ function userPart(part, where, target) {
       const options = {};
       if (part.context !== undefined) {
         if (NAMESPACE[target] !== "anthropic") {
-          throw new NoCounterpart("a document's context is an option of @ai-sdk/anthropic only", where + "/context");
+          throw new NoCounterpart(
+            "a document's context is an option of @ai-sdk/anthropic only",
+            where + "/context",
+          );
         }
         setOption(options, "anthropic", "context", part.context);
       }
@@ -210,13 +244,18 @@ function userPart(part, where, target) {
 /** A canonical tool_result -> an AI SDK `tool-result` part (`output` text, json, error-*, or content). */
 function toolResult(part, where, names) {
   expectKeys(part, ["type", "call_id", "name", "content", "is_error"], where, "a tool_result");
-  if (typeof part.call_id !== "string") throw new NoCounterpart("a tool_result needs a call_id", where + "/call_id");
+  if (typeof part.call_id !== "string")
+    throw new NoCounterpart("a tool_result needs a call_id", where + "/call_id");
   const toolName = part.name ?? names.get(part.call_id);
   if (typeof toolName !== "string") {
-    throw new NoCounterpart("an AI SDK tool-result needs the tool's name, and no call names it", where + "/call_id");
+    throw new NoCounterpart(
+      "an AI SDK tool-result needs the tool's name, and no call names it",
+      where + "/call_id",
+    );
   }
   const content = part.content ?? [];
-  if (!Array.isArray(content)) throw new NoCounterpart("tool_result content is not a list", where + "/content");
+  if (!Array.isArray(content))
+    throw new NoCounterpart("tool_result content is not a list", where + "/content");
   const error = part.is_error === true;
   let output;
   if (content.length === 1 && content[0]?.type === "text") {
@@ -236,7 +275,10 @@ function toolResult(part, where, names) {
           return { type: "image-data", data: c.data, mediaType: c.media_type };
         }
         if (c?.type === "image" && typeof c.url === "string") return { type: "image-url", url: c.url };
-        throw new NoCounterpart(`a ${JSON.stringify(c?.type)} part among several has no AI SDK result form`, at);
+        throw new NoCounterpart(
+          `a ${JSON.stringify(c?.type)} part among several has no AI SDK result form`,
+          at,
+        );
       }),
     };
   }
@@ -254,14 +296,24 @@ function assistantPart(part, where, target, names) {
       return out;
     }
     case "thinking": {
-      expectKeys(part, ["type", "text", "signature", "origin", "redacted", "item_id"], where, "a thinking part");
+      expectKeys(
+        part,
+        ["type", "text", "signature", "origin", "redacted", "item_id"],
+        where,
+        "a thinking part",
+      );
       const out = { type: "reasoning", text: part.text };
       const options = withItemId(signatureOptions(part, target, "reasoning"), part);
       if (options) out.providerOptions = options;
       return out;
     }
     case "tool_call": {
-      expectKeys(part, ["type", "id", "name", "arguments", "signature", "origin", "item_id"], where, "a tool_call");
+      expectKeys(
+        part,
+        ["type", "id", "name", "arguments", "signature", "origin", "item_id"],
+        where,
+        "a tool_call",
+      );
       if (part.arguments === undefined) {
         throw new NoCounterpart("a call without JSON arguments (custom or raw) has no AI SDK form", where);
       }
@@ -272,7 +324,10 @@ function assistantPart(part, where, target, names) {
       return out;
     }
     default:
-      throw new NoCounterpart(`an assistant ${JSON.stringify(part.type)} part has no AI SDK counterpart`, where);
+      throw new NoCounterpart(
+        `an assistant ${JSON.stringify(part.type)} part has no AI SDK counterpart`,
+        where,
+      );
   }
 }
 
@@ -288,7 +343,8 @@ export function toModelMessages(messages, target, path = "/messages") {
     const where = path + ptr(i);
     expectObject(m, where, "a message");
     expectKeys(m, ["role", "content"], where, "a message");
-    if (!Array.isArray(m.content)) throw new NoCounterpart("message content is not a list", where + "/content");
+    if (!Array.isArray(m.content))
+      throw new NoCounterpart("message content is not a list", where + "/content");
     if (m.role === "user") {
       const results = [];
       const parts = [];
@@ -331,15 +387,22 @@ function reasoningOptions(reasoning, target, providerOptions, path) {
   const ns = NAMESPACE[target];
   if (ns === "openai") {
     if (budget !== undefined) {
-      throw new NoCounterpart("@ai-sdk/openai takes a reasoning effort, not a budget", path + "/budget_tokens");
+      throw new NoCounterpart(
+        "@ai-sdk/openai takes a reasoning effort, not a budget",
+        path + "/budget_tokens",
+      );
     }
     setOption(providerOptions, ns, "reasoningEffort", effort);
     if (target === "openai-responses") setOption(providerOptions, ns, "reasoningSummary", summary);
   } else if (ns === "anthropic") {
     if (effort === "none") setOption(providerOptions, ns, "thinking", { type: "disabled" });
     else if (effort !== undefined) {
-      throw new NoCounterpart("@ai-sdk/anthropic's thinking takes a budget, not an effort level", path + "/effort");
-    } else if (budget !== undefined) setOption(providerOptions, ns, "thinking", { type: "enabled", budgetTokens: budget });
+      throw new NoCounterpart(
+        "@ai-sdk/anthropic's thinking takes a budget, not an effort level",
+        path + "/effort",
+      );
+    } else if (budget !== undefined)
+      setOption(providerOptions, ns, "thinking", { type: "enabled", budgetTokens: budget });
     else setOption(providerOptions, ns, "thinking", { type: "adaptive" });
   } else {
     const config = {};
@@ -352,8 +415,21 @@ function reasoningOptions(reasoning, target, providerOptions, path) {
 }
 
 const REQUEST_MEMBERS = [
-  "model", "system", "messages", "tools", "tool_choice", "parallel_tool_calls", "max_tokens", "temperature",
-  "top_p", "top_k", "stop", "response_format", "stream", "reasoning", "verbosity",
+  "model",
+  "system",
+  "messages",
+  "tools",
+  "tool_choice",
+  "parallel_tool_calls",
+  "max_tokens",
+  "temperature",
+  "top_p",
+  "top_k",
+  "stop",
+  "response_format",
+  "stream",
+  "reasoning",
+  "verbosity",
 ];
 
 /**
@@ -369,7 +445,11 @@ export function toCallOptions(request, target) {
   if (request.tools !== undefined) options.tools = toToolSet(request.tools, "/tools");
   Object.assign(options, toToolChoice(request, target, Object.keys(options.tools ?? {}), providerOptions));
   const settings = {
-    max_tokens: "maxOutputTokens", temperature: "temperature", top_p: "topP", top_k: "topK", stop: "stopSequences",
+    max_tokens: "maxOutputTokens",
+    temperature: "temperature",
+    top_p: "topP",
+    top_k: "topK",
+    stop: "stopSequences",
   };
   for (const [member, name] of Object.entries(settings)) {
     if (request[member] !== undefined && request[member] !== null) options[name] = request[member];

@@ -76,7 +76,8 @@ function refusalOf(err, table) {
  */
 function anyTools(custom) {
   const accepts = (value) =>
-    (value !== null && typeof value === "object" && !Array.isArray(value)) || (custom && typeof value === "string");
+    (value !== null && typeof value === "object" && !Array.isArray(value)) ||
+    (custom && typeof value === "string");
   const anyTool = tool({
     inputSchema: jsonSchema(
       { type: "object" },
@@ -90,7 +91,9 @@ function anyTools(custom) {
   });
   return new Proxy(
     {},
-    { get: (target, name) => (typeof name === "string" && !(name in Object.prototype) ? anyTool : undefined) },
+    {
+      get: (target, name) => (typeof name === "string" && !(name in Object.prototype) ? anyTool : undefined),
+    },
   );
 }
 

@@ -7,7 +7,14 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { errorCode, stopReason, StreamMapper, toCanonicalResponse, toUsage } from "../lib/from-aisdk.mjs";
-import { NoCounterpart, toCallOptions, toModelMessages, toSystem, toToolChoice, toToolSet } from "../lib/to-aisdk.mjs";
+import {
+  NoCounterpart,
+  toCallOptions,
+  toModelMessages,
+  toSystem,
+  toToolChoice,
+  toToolSet,
+} from "../lib/to-aisdk.mjs";
 import { StreamTranslation, translate } from "../lib/translate.mjs";
 
 const WEATHER = {
@@ -26,10 +33,22 @@ test("tools become a ToolSet keyed by name, in order, with their schema and stri
 });
 
 test("what a ToolSet cannot hold has no counterpart, with the path", () => {
-  assert.throws(() => toToolSet([WEATHER, WEATHER]), (e) => e instanceof NoCounterpart && e.path === "/1/name");
-  assert.throws(() => toToolSet([{ description: "x" }]), (e) => e instanceof NoCounterpart && e.path === "/0/name");
-  assert.throws(() => toToolSet([{ name: "x", parameters: "{}" }]), (e) => e.path === "/0/parameters");
-  assert.throws(() => toToolSet([{ type: "custom", name: "x" }]), (e) => e.path === "/0/type");
+  assert.throws(
+    () => toToolSet([WEATHER, WEATHER]),
+    (e) => e instanceof NoCounterpart && e.path === "/1/name",
+  );
+  assert.throws(
+    () => toToolSet([{ description: "x" }]),
+    (e) => e instanceof NoCounterpart && e.path === "/0/name",
+  );
+  assert.throws(
+    () => toToolSet([{ name: "x", parameters: "{}" }]),
+    (e) => e.path === "/0/parameters",
+  );
+  assert.throws(
+    () => toToolSet([{ type: "custom", name: "x" }]),
+    (e) => e.path === "/0/type",
+  );
   assert.throws(() => toToolSet({}), NoCounterpart);
 });
 
@@ -39,9 +58,12 @@ test("tool choice: modes, a named tool, parallel calls per provider", () => {
   assert.deepEqual(toToolChoice({ tool_choice: { mode: "required" } }, "anthropic", names, options), {
     toolChoice: "required",
   });
-  assert.deepEqual(toToolChoice({ tool_choice: { mode: "required", tools: ["now"] } }, "gemini", names, options), {
-    toolChoice: { type: "tool", toolName: "now" },
-  });
+  assert.deepEqual(
+    toToolChoice({ tool_choice: { mode: "required", tools: ["now"] } }, "gemini", names, options),
+    {
+      toolChoice: { type: "tool", toolName: "now" },
+    },
+  );
   options = {};
   toToolChoice({ parallel_tool_calls: false }, "openai-chat", names, options);
   assert.deepEqual(options, { openai: { parallelToolCalls: false } });
@@ -53,7 +75,10 @@ test("tool choice: modes, a named tool, parallel calls per provider", () => {
     () => toToolChoice({ tool_choice: { mode: "required", tools: names } }, "openai-chat", names, {}),
     (e) => e instanceof NoCounterpart && e.path === "/tool_choice/tools",
   );
-  assert.throws(() => toToolChoice({ tool_choice: { mode: "any" } }, "openai-chat", names, {}), NoCounterpart);
+  assert.throws(
+    () => toToolChoice({ tool_choice: { mode: "any" } }, "openai-chat", names, {}),
+    NoCounterpart,
+  );
 });
 
 test("messages: results become a tool message before the user's other parts; errors keep their flag", () => {
@@ -70,7 +95,12 @@ test("messages: results become a tool message before the user's other parts; err
       {
         role: "user",
         content: [
-          { type: "tool_result", call_id: "c1", content: [{ type: "text", text: "no data" }], is_error: true },
+          {
+            type: "tool_result",
+            call_id: "c1",
+            content: [{ type: "text", text: "no data" }],
+            is_error: true,
+          },
           { type: "text", text: "And?" },
         ],
       },
@@ -89,7 +119,12 @@ test("messages: results become a tool message before the user's other parts; err
     {
       role: "tool",
       content: [
-        { type: "tool-result", toolCallId: "c1", toolName: "get_weather", output: { type: "error-text", value: "no data" } },
+        {
+          type: "tool-result",
+          toolCallId: "c1",
+          toolName: "get_weather",
+          output: { type: "error-text", value: "no data" },
+        },
       ],
     },
     { role: "user", content: [{ type: "text", text: "And?" }] },
@@ -98,7 +133,12 @@ test("messages: results become a tool message before the user's other parts; err
 
 test("signatures go to their issuer's providerOptions; media and documents to image and file parts", () => {
   const [assistant] = toModelMessages(
-    [{ role: "assistant", content: [{ type: "tool_call", id: "c", name: "f", arguments: {}, signature: "s", origin: "gemini" }] }],
+    [
+      {
+        role: "assistant",
+        content: [{ type: "tool_call", id: "c", name: "f", arguments: {}, signature: "s", origin: "gemini" }],
+      },
+    ],
     "gemini",
   );
   assert.deepEqual(assistant.content[0].providerOptions, { google: { thoughtSignature: "s" } });
@@ -108,7 +148,13 @@ test("signatures go to their issuer's providerOptions; media and documents to im
         role: "user",
         content: [
           { type: "image", media_type: "image/png", data: "iVBORw0KGgo=" },
-          { type: "document", media_type: "application/pdf", data: "JVBERi0=", title: "a.pdf", context: "ctx" },
+          {
+            type: "document",
+            media_type: "application/pdf",
+            data: "JVBERi0=",
+            title: "a.pdf",
+            context: "ctx",
+          },
         ],
       },
     ],
@@ -123,7 +169,16 @@ test("signatures go to their issuer's providerOptions; media and documents to im
     providerOptions: { anthropic: { context: "ctx" } },
   });
   assert.throws(
-    () => toModelMessages([{ role: "user", content: [{ type: "document", media_type: "application/pdf", data: "x", context: "c" }] }], "gemini"),
+    () =>
+      toModelMessages(
+        [
+          {
+            role: "user",
+            content: [{ type: "document", media_type: "application/pdf", data: "x", context: "c" }],
+          },
+        ],
+        "gemini",
+      ),
     (e) => e instanceof NoCounterpart && e.path === "/messages/0/content/0/context",
   );
 });
@@ -152,7 +207,10 @@ test("a whole request: system messages, settings, response format, reasoning", (
   assert.deepEqual(options.providerOptions, {
     openai: { reasoningEffort: "low", reasoningSummary: "auto", textVerbosity: "low" },
   });
-  assert.throws(() => toCallOptions({ messages: [], seed: 1 }, "openai-chat"), (e) => e.path === "/seed");
+  assert.throws(
+    () => toCallOptions({ messages: [], seed: 1 }, "openai-chat"),
+    (e) => e.path === "/seed",
+  );
 });
 
 test("finish reasons: the unified one, refined only inside its bucket by the raw one", () => {
@@ -173,8 +231,18 @@ test("usage and error codes as the SDK keeps them", () => {
     cached_input_tokens: 2,
   });
   assert.equal(errorCode({ type: "overloaded_error", message: "x" }), "overloaded_error");
-  assert.equal(errorCode({ name: "AI_APICallError", data: { error: { code: 503, status: "UNAVAILABLE" } } }), "UNAVAILABLE");
-  assert.equal(errorCode({ type: "error", code: "rate_limit_exceeded", data: { type: "error", code: "rate_limit_exceeded" } }), "rate_limit_exceeded");
+  assert.equal(
+    errorCode({ name: "AI_APICallError", data: { error: { code: 503, status: "UNAVAILABLE" } } }),
+    "UNAVAILABLE",
+  );
+  assert.equal(
+    errorCode({
+      type: "error",
+      code: "rate_limit_exceeded",
+      data: { type: "error", code: "rate_limit_exceeded" },
+    }),
+    "rate_limit_exceeded",
+  );
 });
 
 test("a generateText result becomes a canonical response", () => {
@@ -239,7 +307,10 @@ test("stream parts: reasoning is dropped unless stream.thinking=keep", () => {
     { type: "reasoning-end", id: "r", providerMetadata: { anthropic: { signature: "S" } } },
   ];
   const dropped = new StreamMapper();
-  assert.deepEqual(parts.flatMap((p) => dropped.push(p)), []);
+  assert.deepEqual(
+    parts.flatMap((p) => dropped.push(p)),
+    [],
+  );
   const kept = new StreamMapper({ "stream.thinking": "keep" });
   assert.deepEqual(
     parts.flatMap((p) => kept.push(p)).map((e) => e.data),
@@ -252,29 +323,65 @@ test("stream parts: reasoning is dropped unless stream.thinking=keep", () => {
   );
 });
 
-test("through the provider packages: tools to OpenAI chat, a choice to Anthropic, a Gemini response", async () => {
+test("through the provider packages: OpenAI chat tools, an Anthropic choice, a Gemini answer", async () => {
   assert.deepEqual(await translate("tools", "canonical", "openai-chat", [WEATHER]), [
-    { type: "function", function: { name: "get_weather", description: "Weather for a city", parameters: WEATHER.parameters } },
+    {
+      type: "function",
+      function: { name: "get_weather", description: "Weather for a city", parameters: WEATHER.parameters },
+    },
   ]);
   assert.deepEqual(
-    await translate("tool_choice", "canonical", "anthropic", { tool_choice: { mode: "required", tools: ["x"] } }),
+    await translate("tool_choice", "canonical", "anthropic", {
+      tool_choice: { mode: "required", tools: ["x"] },
+    }),
     { tool_choice: { type: "tool", name: "x" } },
   );
   const response = await translate("response", "gemini", "canonical", {
-    candidates: [{ content: { role: "model", parts: [{ functionCall: { name: "f", args: { a: 1 } } }] }, finishReason: "STOP" }],
+    candidates: [
+      {
+        content: { role: "model", parts: [{ functionCall: { name: "f", args: { a: 1 } } }] },
+        finishReason: "STOP",
+      },
+    ],
     modelVersion: "gemini-2.5-flash",
   });
   assert.equal(response.stop_reason, "tool_use");
-  assert.deepEqual(response.content.map((p) => [p.type, p.name, p.arguments]), [["tool_call", "f", { a: 1 }]]);
+  assert.deepEqual(
+    response.content.map((p) => [p.type, p.name, p.arguments]),
+    [["tool_call", "f", { a: 1 }]],
+  );
 });
 
 test("through the provider packages: an Anthropic stream, event by event", async () => {
   const events = [
-    { event: "message_start", data: { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [], stop_reason: null, usage: { input_tokens: 5, output_tokens: 0 } } } },
-    { event: "content_block_start", data: { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } } },
-    { event: "content_block_delta", data: { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hi" } } },
+    {
+      event: "message_start",
+      data: {
+        type: "message_start",
+        message: {
+          id: "msg_1",
+          type: "message",
+          role: "assistant",
+          model: "claude-sonnet-4-5",
+          content: [],
+          stop_reason: null,
+          usage: { input_tokens: 5, output_tokens: 0 },
+        },
+      },
+    },
+    {
+      event: "content_block_start",
+      data: { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+    },
+    {
+      event: "content_block_delta",
+      data: { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hi" } },
+    },
     { event: "content_block_stop", data: { type: "content_block_stop", index: 0 } },
-    { event: "message_delta", data: { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 2 } } },
+    {
+      event: "message_delta",
+      data: { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 2 } },
+    },
     { event: "message_stop", data: { type: "message_stop" } },
   ];
   const stream = new StreamTranslation("anthropic", events[0]);
