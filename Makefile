@@ -18,6 +18,7 @@ PROXY_RECIPES ?= $(sort $(wildcard integrations/portkey-gateway/*.toml integrati
 LITELLM_VENV := integrations/litellm-proxy/.venv
 
 .PHONY: run reports bench test fuzz lint install install-dev clean proxies proxies-install proxies-run
+.PHONY: aisdk-install aisdk-run
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +59,7 @@ reports: $(STAMP_RUN)
 	  fi; \
 	done
 	@if [ -n "$(PROXIES)" ]; then $(MAKE) --no-print-directory proxies-install proxies-run; fi
+	@if [ -n "$(PROXIES)" ]; then $(MAKE) --no-print-directory aisdk-install aisdk-run; fi
 	$(BIN)/toolwire report combine reports/*.results.jsonl -o reports --allow-stale
 
 ## Opt-in, not part of `make reports` unless PROXIES=1: install the proxies at their pinned versions
@@ -76,6 +78,15 @@ proxies-run: $(STAMP_RUN)
 	  $(REPRO) $(BIN)/toolwire run --adapter http:$$recipe --report reports --reproducible; rc=$$?; \
 	  if [ $$rc -gt 1 ]; then echo "make proxies: $$recipe: toolwire run exited $$rc" >&2; exit $$rc; fi; \
 	done
+
+## Opt-in, not part of `make reports` unless PROXIES=1: the Vercel AI SDK (TypeScript) through `cmd:`, from
+## integrations/vercel-ai-sdk/package-lock.json (needs Node.js 20 and npm; offline at run time).
+aisdk-install:
+	cd integrations/vercel-ai-sdk && npm ci --no-audit --no-fund --loglevel=error
+
+aisdk-run: $(STAMP_RUN)
+	@$(REPRO) $(BIN)/toolwire run --adapter "cmd:node integrations/vercel-ai-sdk/harness.mjs" --name vercel-ai-sdk \
+	  --report reports --reproducible; rc=$$?; if [ $$rc -gt 1 ]; then exit $$rc; fi
 
 ## Time the reference against every installed peer (pip extra `peers`), the JSON floor, long streams and the
 ## suite's own wall time; prints the ratios and writes reports/benchmarks.md (bench/run.py --help).
