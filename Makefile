@@ -13,8 +13,10 @@ PEERS ?= litellm any-llm aisuite langchain
 
 #: opt-in: `make reports PROXIES=1` also installs and runs the proxies (needs Node.js 20, npm, downloads)
 PROXIES ?=
+#: the Node proxies installed from their lockfiles (npm ci in each folder)
+NODE_PROXIES := claude-code-router copilot-api portkey-gateway
 #: the proxy recipes `make proxies` runs (integrations/README.md)
-PROXY_RECIPES ?= $(sort $(wildcard integrations/portkey-gateway/*.toml integrations/litellm-proxy/*.toml))
+PROXY_RECIPES ?= $(sort $(wildcard $(NODE_PROXIES:%=integrations/%/*.toml) integrations/litellm-proxy/*.toml))
 LITELLM_VENV := integrations/litellm-proxy/.venv
 
 .PHONY: run reports bench test fuzz lint install install-dev clean proxies proxies-install proxies-run
@@ -63,13 +65,16 @@ reports: $(STAMP_RUN)
 	$(BIN)/toolwire report combine reports/*.results.jsonl -o reports --allow-stale
 
 ## Opt-in, not part of `make reports` unless PROXIES=1: install the proxies at their pinned versions
-## (integrations/portkey-gateway/package-lock.json, integrations/litellm-proxy/requirements.txt; needs
+## (integrations/<node proxy>/package-lock.json, integrations/litellm-proxy/requirements.txt; needs
 ## Node.js 20 and npm), run every recipe against the mock upstream (offline) into reports/, then the matrix.
 proxies: proxies-install proxies-run
 	$(BIN)/toolwire report combine reports/*.results.jsonl -o reports --allow-stale
 
 proxies-install: $(STAMP_RUN)
-	cd integrations/portkey-gateway && npm ci --no-audit --no-fund --loglevel=error
+	@for dir in $(NODE_PROXIES); do \
+	  echo "npm ci in integrations/$$dir"; \
+	  (cd integrations/$$dir && npm ci --no-audit --no-fund --loglevel=error) || exit $$?; \
+	done
 	test -x $(LITELLM_VENV)/bin/python || $(PYTHON) -m venv $(LITELLM_VENV)
 	$(LITELLM_VENV)/bin/python -m pip install --quiet -r integrations/litellm-proxy/requirements.txt
 

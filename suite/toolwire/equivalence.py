@@ -26,7 +26,11 @@ Rules (members are addressed by pointer patterns: ``*`` is one key or index, ``*
   compared as that JSON, not as text (``{"a": 1}`` is ``{"a":1}``);
 - ``sole-member`` ``{at, to, except?}``: an object at ``at`` with exactly one member, named neither ``to``
   nor one of ``except``, is the same as that value under the name ``to`` (also where the object is
-  opaque: only the name changes).
+  opaque: only the name changes);
+- ``schema-empty`` ``{at, keywords}``: in the JSON Schema at ``at`` (also where it is opaque), at any
+  depth, a keyword of ``keywords`` whose value is empty (``[]``, ``{}``) is the same as no keyword
+  (``required: []``, ``$defs: {}`` constrain nothing); the names in maps of user-chosen names
+  (``properties``, ``$defs``, …) are never taken for keywords.
 
 Values under the descriptor's ``opaque`` patterns (tool arguments, tool results, JSON Schemas carried as
 they are) are user data and never rewritten. Matcher objects (``{"$type": …}``) are left as they are.
@@ -131,6 +135,8 @@ class _Rewriter:
     def _walk(self, node: Any, path: tuple[str, ...]) -> Any:
         if isinstance(node, dict) and len(node) == 1 and not is_matcher(node):
             node = self._sole(node, path)
+        for r in self._matching("schema-empty", path):
+            node = _without_empty_keywords(node, frozenset(r["keywords"]))
         if is_matcher(node) or (path and _any(self.opaque, path)):
             return node
         if isinstance(node, list):
@@ -182,6 +188,29 @@ class _Rewriter:
         ):
             return block["text"]
         return node
+
+
+#: JSON Schema keywords whose value is a map of user-chosen names to subschemas
+_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+
+
+def _without_empty_keywords(schema: Any, keywords: frozenset[str]) -> Any:
+    """``schema`` (a JSON Schema, at any depth) without the ``keywords`` whose value is ``[]`` or ``{}``."""
+    if is_matcher(schema):
+        return schema
+    if isinstance(schema, list):
+        return [_without_empty_keywords(v, keywords) for v in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in keywords and value in ([], {}):
+            continue
+        if key in _SCHEMA_MAPS and isinstance(value, dict) and not is_matcher(value):
+            out[key] = {name: _without_empty_keywords(sub, keywords) for name, sub in value.items()}
+        else:
+            out[key] = _without_empty_keywords(value, keywords)
+    return out
 
 
 def _json_text(text: str) -> str:

@@ -21,8 +21,9 @@ The config (TOML; paths relative to the current directory)::
     profile = {}                          # the profile values the proxy implements, a value or a list of
                                           # values per key (default: each key's default)
     error_codes = "own"                   # "toolwire" when its refusals carry toolwire's codes
-    model = "gpt-4o"                      # the model the harness's own (response, stream) requests name
-                                          # (default toolwire-model): for a proxy that looks it up
+    model = "gpt-4o"                      # the model the harness's own stream requests name (default
+                                          # toolwire-model): for a proxy that looks it up; its response
+                                          # requests name the model the upstream's reply names, if any
     ready_timeout = 20                    # seconds the command has to accept connections
 
 The harness runs a mock upstream (aiohttp, 127.0.0.1, the upstream dialect's real paths) that records
@@ -33,9 +34,11 @@ kinds, for this pair only:
 
 - ``request`` client → upstream: the case's request goes through the proxy; the output is the body the
   mock received (the mock answers a minimal valid response or stream).
-- ``response`` upstream → client: a minimal client request goes through the proxy; the mock answers the
-  case's payload (an error body with the provider's status: ``toolwire.http_errors``); the output is the
-  proxy's response body. The upstream's error forwarded as an error answer is the refusal
+- ``response`` upstream → client: a minimal client request goes through the proxy, naming the model the
+  case's payload names (:func:`reply_model`: a client asks for the model that answers, so a proxy that
+  reports the model its client asked for is judged as one that reports the upstream's); the mock answers
+  the case's payload (an error body with the provider's status: ``toolwire.http_errors``); the output is
+  the proxy's response body. The upstream's error forwarded as an error answer is the refusal
   ``response.invalid``.
 - ``stream`` upstream → client: the same with a streaming request (an OpenAI Chat one asks for usage,
   ``stream_options.include_usage``) and the case's events as SSE; the output is the events of the proxy's
@@ -59,6 +62,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import secrets
 import shlex
 import signal
@@ -78,7 +82,15 @@ from .http_errors import error_status
 from .protocol import TranslationRefusal
 from .streams.sse import events_from_sse
 
-__all__ = ["HttpAdapter", "LoopThread", "MockUpstream", "load_config", "upstream_keys", "without_path_model"]
+__all__ = [
+    "HttpAdapter",
+    "LoopThread",
+    "MockUpstream",
+    "load_config",
+    "reply_model",
+    "upstream_keys",
+    "without_path_model",
+]
 
 MODEL = "toolwire-model"
 
@@ -106,6 +118,19 @@ def minimal_response(dialect: str) -> Any:
 def minimal_stream(dialect: str) -> list[dict[str, Any]]:
     """A small valid stream of ``dialect`` (the descriptor's ``minimal_reply``)."""
     return _minimal_reply(dialect)["stream"]
+
+
+#: a model name that may also stand in a URL path (a Gemini client's ``/v1beta/models/{model}:…``)
+_MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+
+
+def reply_model(dialect: str, payload: Any) -> str | None:
+    """The model an upstream reply of ``dialect`` names (``model``; Gemini's ``modelVersion``), when it is a
+    plain model name, else None."""
+    if not isinstance(payload, dict):
+        return None
+    name = payload.get("modelVersion" if dialect == "gemini" else "model")
+    return name if isinstance(name, str) and _MODEL_NAME.fullmatch(name) else None
 
 
 #: the headers a provider reads its key from (``authorization`` as ``Bearer <key>``)
@@ -510,17 +535,19 @@ class HttpAdapter(Adapter):
             self._log = None
 
     # -- one exchange ------------------------------------------------------------------------------------
-    def _endpoint(self, stream: bool) -> str:
-        path = str(self.cfg.get("client_endpoint") or DIALECT_PATHS[self.client]).replace("{model}", MODEL)
+    def _endpoint(self, stream: bool, model: str | None = None) -> str:
+        path = str(self.cfg.get("client_endpoint") or DIALECT_PATHS[self.client])
+        path = path.replace("{model}", model or MODEL)
         if stream and self.client == "gemini":
             path = path.replace(":generateContent", ":streamGenerateContent") + "?alt=sse"
         return path
 
-    def _minimal_request(self) -> dict[str, Any]:
-        """The smallest request of the client dialect, naming the config's ``model`` (default: toolwire's)."""
+    def _minimal_request(self, model: str | None = None) -> dict[str, Any]:
+        """The smallest request of the client dialect, naming ``model``, else the config's ``model`` (default:
+        toolwire's)."""
         body = json.loads(json.dumps(MINIMAL_REQUESTS[self.client]))
-        if "model" in body and self.cfg.get("model"):
-            body["model"] = str(self.cfg["model"])
+        if "model" in body and (model or self.cfg.get("model")):
+            body["model"] = model or str(self.cfg["model"])
         return body
 
     def _client_headers(self) -> dict[str, str]:
@@ -534,12 +561,12 @@ class HttpAdapter(Adapter):
         headers.update({str(k): self._subst(str(v)) for k, v in (self.cfg.get("headers") or {}).items()})
         return headers
 
-    async def _exchange(self, body: Any, stream: bool) -> tuple[int, bytes]:
+    async def _exchange(self, body: Any, stream: bool, model: str | None = None) -> tuple[int, bytes]:
         from aiohttp import ClientSession, ClientTimeout
 
         if self.session is None:
             self.session = ClientSession(timeout=ClientTimeout(total=self.timeout or None))
-        url = self.base_url.rstrip("/") + self._endpoint(stream)
+        url = self.base_url.rstrip("/") + self._endpoint(stream, model)
         data = json.dumps(body, ensure_ascii=False).encode("utf-8")
         async with self.session.post(url, data=data, headers=self._client_headers()) as resp:
             return resp.status, await resp.read()
@@ -565,10 +592,12 @@ class HttpAdapter(Adapter):
         message = self._scrub(exc.message)
         return exc if message == exc.message else TranslationRefusal(exc.code, message, exc.path)
 
-    def _send(self, plan: dict[str, Any] | None, body: Any, stream: bool) -> tuple[int, bytes, Any]:
+    def _send(
+        self, plan: dict[str, Any] | None, body: Any, stream: bool, model: str | None = None
+    ) -> tuple[int, bytes, Any]:
         self._ensure_proxy()
         self.mock.reset(plan)
-        status, raw = self.loop.run(self._exchange(body, stream), (self.timeout or None))
+        status, raw = self.loop.run(self._exchange(body, stream, model), (self.timeout or None))
         return status, raw, self.mock.recorded
 
     def _refuse_or_crash(self, status: int, raw: bytes, where: str, upstream_reply: bool = False) -> Any:
@@ -619,7 +648,8 @@ class HttpAdapter(Adapter):
         if kind == "response":
             upstream_status = error_status(self.upstream, payload)
             plan = {"json": payload, "status": upstream_status or 200}
-            status, raw, recorded = self._send(plan, self._minimal_request(), False)
+            model = reply_model(self.upstream, payload)
+            status, raw, recorded = self._send(plan, self._minimal_request(model), False, model)
             self._check_recorded(recorded, status, raw, False)
             try:
                 body = json.loads(raw)

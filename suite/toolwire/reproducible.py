@@ -39,6 +39,10 @@ _TOKEN = re.compile(
     r"\b((?:resp|msg|call|fc|rs|toolu|chatcmpl)[_-])(?=[A-Za-z0-9_-]*[A-Z])(?=[A-Za-z0-9_-]*[a-z])"
     r"(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9_-]{40,}"
 )
+#: a call id drawn with JavaScript's ``Math.random().toString(36)``: claude-code-router names a Gemini call
+#: that has none ``tool_<up to 13 base-36 characters>`` (``ccr_tool_…`` in streams); only as an ``"id"``
+#: value, where no word of a member name or a message can stand
+_BASE36 = re.compile(r'(?<="id": ")((?:ccr_)?tool_)[a-z0-9]{6,13}(?=["…])')
 #: integers that may be the clock (Unix seconds, or milliseconds), with an optional fraction
 _CLOCK = re.compile(r"(?<![0-9A-Za-z.])(\d{10}|\d{13})(\.\d+)?(?![0-9A-Za-z])")
 _DAY = 86400
@@ -92,14 +96,15 @@ def _prefixes() -> list[tuple[str, str]]:
 def scrub(text: str, clock: tuple[float, float] | None = None) -> str:
     """``text`` without what differs from run to run: absolute paths of this machine, memory addresses,
     random identifiers (UUIDs → ``<uuid>``, 20+ hex digits → ``<hex>``, 40+ base64url characters after an
-    id prefix such as ``resp_`` → ``<token>``) and, when ``clock`` (the run's
-    first and last second) is given, Unix timestamps within a day of the run (→ ``<time>``)."""
+    id prefix such as ``resp_``, or base-36 ones in a ``tool_`` id → ``<token>``) and, when ``clock``
+    (the run's first and last second) is given, Unix timestamps within a day of the run (→ ``<time>``)."""
     for prefix, label in _prefixes():
         text = text.replace(prefix, label)
     text = _ADDRESS.sub("0x<addr>", text)
     text = _UUID.sub("<uuid>", text)
     text = _HEX.sub("<hex>", text)
     text = _TOKEN.sub(r"\1<token>", text)
+    text = _BASE36.sub(r"\1<token>", text)
     if clock is not None:
         low, high = clock[0] - _DAY, clock[1] + _DAY
         # distinct clock readings (as written) in one text stay distinct (`<time>`, `<time#2>`, …): "id

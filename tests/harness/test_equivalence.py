@@ -33,6 +33,38 @@ def one_text(text: str, **extra: Any) -> list[dict[str, Any]]:
 # -- rules ------------------------------------------------------------------------------------------------
 
 
+def test_empty_schema_keywords_read_as_none_inside_opaque_schemas(dialects: dict[str, Any]) -> None:
+    # Portkey's gateway rebuilds every input_schema with `required: []` and `$defs: {}`: the same schema
+    schema = {"type": "object", "properties": {"city": {"type": "string"}}}
+    padded = {**schema, "required": [], "$defs": {}}
+    nested = {"type": "object", "properties": {"a": {"type": "object", "properties": {}, "required": []}}}
+    tools = {
+        "anthropic": lambda s: {"tools": [{"name": "f", "input_schema": s}]},
+        "openai-chat": lambda s: {"tools": [{"type": "function",
+                                              "function": {"name": "f", "parameters": s}}]},
+        "openai-responses": lambda s: {"tools": [{"type": "function", "name": "f", "parameters": s}]},
+        "gemini": lambda s: {"tools": [{"functionDeclarations": [{"name": "f", "parametersJsonSchema": s}]}]},
+    }
+    for name, wrap in tools.items():
+        assert normalize(dialects[name], "request", wrap(padded)) == normalize(dialects[name], "request",
+                                                                                wrap(schema)), name
+        assert normalize(dialects[name], "request", wrap(nested))["tools"] != wrap(nested)["tools"], name
+    # a non-empty `required` keeps its meaning; a property named like a keyword is a name, not a keyword
+    required = {**schema, "required": ["city"]}
+    assert normalize(dialects["anthropic"], "tools", [{"name": "f", "input_schema": required}]) == [
+        {"name": "f", "input_schema": required}]
+    named = {"type": "object", "properties": {"required": {}, "$defs": {}}}
+    assert normalize(dialects["anthropic"], "tools", [{"name": "f", "input_schema": named}]) == [
+        {"name": "f", "input_schema": named}]
+
+
+def test_anthropic_empty_system_list_is_no_system(dialects: dict[str, Any]) -> None:
+    anthropic = dialects["anthropic"]
+    body = {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]}
+    assert normalize(anthropic, "request", {**body, "system": []}) == normalize(anthropic, "request", body)
+    assert normalize(anthropic, "request", {**body, "system": "Be brief."})["system"] == "Be brief."
+
+
 def test_anthropic_string_content_is_one_text_block(dialects: dict[str, Any]) -> None:
     anthropic = dialects["anthropic"]
     blocks = {

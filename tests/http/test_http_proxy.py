@@ -276,6 +276,30 @@ def test_an_error_body_is_served_with_its_status_and_forwarded_as_a_refusal(adap
     assert answer.status == "payload" and answer.payload["choices"][0]["message"]["content"] == "hi"
 
 
+@pytest.mark.parametrize("adapter", [("gemini", "anthropic")], indirect=True)
+def test_a_response_check_asks_for_the_model_the_upstream_answers_with(adapter) -> None:
+    # a proxy that reports the model its client asked for (LiteLLM's) is then judged like one that reports
+    # the upstream's: the client asked for the model that answered, as a real client does
+    reply = {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5-20250929",
+             "content": [{"type": "text", "text": "hi"}], "stop_reason": "end_turn", "stop_sequence": None,
+             "usage": {"input_tokens": 1, "output_tokens": 1}}
+    answer = adapter.translate("response", "anthropic", "gemini", reply, {})
+    assert answer.status == "payload", answer.crash
+    assert adapter.mock.recorded["body"]["model"] == "claude-sonnet-4-5-20250929"
+    assert answer.payload["modelVersion"] == "claude-sonnet-4-5-20250929"
+
+
+def test_reply_model_is_a_plain_name_or_none() -> None:
+    from toolwire.http_adapter import reply_model
+
+    assert reply_model("openai-chat", {"model": "gpt-4o-mini-2024-07-18"}) == "gpt-4o-mini-2024-07-18"
+    assert reply_model("gemini", {"modelVersion": "gemini-2.5-flash"}) == "gemini-2.5-flash"
+    assert reply_model("gemini", {"model": "gemini-2.5-flash"}) is None
+    assert reply_model("anthropic", {"type": "error", "error": {}}) is None
+    assert reply_model("anthropic", {"model": "../../x?y"}) is None  # never a path or query of its own
+    assert reply_model("anthropic", ["not", "an", "object"]) is None
+
+
 def test_a_gateway_error_is_a_refusal_only_for_an_upstream_reply() -> None:
     from toolwire.http_adapter import client_refusal
 

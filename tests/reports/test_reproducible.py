@@ -118,3 +118,16 @@ def test_scrub_replaces_a_long_random_token_after_an_id_prefix() -> None:
     assert scrub('"msg_016ZQ7FNypND5WzmJJ8stJRh"') == '"msg_016ZQ7FNypND5WzmJJ8stJRh"'
     long_word = "Ab1" * 20
     assert scrub(long_word) == long_word
+
+
+def test_scrub_replaces_a_base36_call_id_a_proxy_draws() -> None:
+    from toolwire.reproducible import scrub
+
+    # claude-code-router names a Gemini call without an id `tool_` + Math.random().toString(36)
+    out = '[{"id": "tool_yd2hfzbnrlm"}, {"id": "ccr_tool_znvtkj7b2i"}, {"id": "tool_n0pzup…'
+    want = '[{"id": "tool_<token>"}, {"id": "ccr_tool_<token>"}, {"id": "tool_<token>…'
+    assert scrub(out) == want
+    # the corpus's own ids, member names and words elsewhere stay
+    kept_as_is = ('"id": "tool_1"', '"tool_definitions": 1', '"id": "toolu_01WN4AuToBnJ"', "tool_abcdefghij")
+    for kept in kept_as_is:
+        assert scrub(kept) == kept
