@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import equivalence, fresh_ids, matchers, wire
+from . import fresh_ids
 from .adapters import Adapter, Answer, describe_crash
-from .capabilities import speaks_toolwire_codes
-from .corpus import Check, resolve_profile
+from .corpus import Check, equivalence, matchers, resolve_profile, wire
+from .corpus.capabilities import speaks_toolwire_codes
+from .corpus.matchers import compare, format_diff, records
 from .lifting import LIFTABLE, lift_request, lower_answer, refused_at_added_tools
-from .matchers import compare, format_diff, records
 
 __all__ = [
     "OUTCOMES",

@@ -24,7 +24,10 @@ __all__ = ["build_parser", "main", "run"]
 
 #: subcommands implemented elsewhere: name -> (module, one-line help)
 DELEGATED = {
-    "lint": ("toolwire.lint", "check the corpus: schemas, ids, features, wire validity of every payload"),
+    "lint": (
+        "toolwire.corpus.lint",
+        "check the corpus: schemas, ids, features, wire validity of every payload",
+    ),
     "report": (
         "toolwire.report_cmd",
         "Markdown report of a results.jsonl file; 'report combine' (HTML matrix, badges), 'report diff'",
@@ -193,7 +196,7 @@ def run(args: argparse.Namespace, argv: Sequence[str] = ()) -> int:
 def _run_loaded(
     args: argparse.Namespace, argv: Sequence[str], corpus: Corpus, adapter: Adapter, workers: int
 ) -> int:
-    from .capabilities import problems
+    from .corpus.capabilities import problems
     from .results import ResultsError, read_results
     from .runner import Run, RunOptions, run_checks
 

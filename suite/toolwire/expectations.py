@@ -166,7 +166,7 @@ def parse(text: str, path: Path | str, corpus: Any | None = None) -> list[Entry]
 
     With ``corpus``, case ids, dialects and profile keys/values must exist in it.
     """
-    from .wire import validate_file
+    from .corpus.wire import validate_file
 
     try:
         data = tomllib.loads(text)

@@ -71,8 +71,8 @@ import tomllib
 from typing import Any
 
 from .adapters import Adapter, AdapterError, Answer
+from .corpus.descriptors import descriptor
 from .delivery import delivery_writes, wait_until_read
-from .descriptors import descriptor
 from .endpoints import DIALECT_PATHS, PROVIDER_DIALECTS, expected_path, is_dialect_path
 from .http_errors import error_status
 from .protocol import TranslationRefusal

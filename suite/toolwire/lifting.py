@@ -14,7 +14,7 @@ from typing import Any
 
 from .adapters import Answer
 from .corpus import Check
-from .projection import merge, project_tools, substitute
+from .corpus.projection import merge, project_tools, substitute
 
 __all__ = [
     "LIFTABLE",

@@ -257,8 +257,8 @@ class SuiteRun:
 
     def __init__(self, key: str, settings: SuiteSettings, config: pytest.Config) -> None:
         from .adapters import AdapterError, load_adapter
-        from .capabilities import problems
         from .corpus import CorpusError, load_corpus
+        from .corpus.capabilities import problems
 
         self.key = key
         self.settings = settings

@@ -494,7 +494,7 @@ class SubprocessAdapter(Adapter):
     def _validate(self, message: dict[str, Any], schema: str) -> None:
         if not self.validate_protocol:
             return
-        from .wire import validate_file
+        from .corpus.wire import validate_file
 
         rel = f"protocol/{schema}.schema.json"
         errors = validate_file(rel, message)

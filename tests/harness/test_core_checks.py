@@ -303,7 +303,8 @@ def test_load_adapter_forms(tiny: str) -> None:
 
 def test_harness_modules_never_import_the_reference() -> None:
     code = (
-        "import sys, toolwire.corpus, toolwire.matchers, toolwire.wire, toolwire.protocol, toolwire.adapters,"
+        "import sys, toolwire.corpus, toolwire.corpus.matchers, toolwire.corpus.wire, toolwire.protocol,"
+        " toolwire.adapters,"
         " toolwire.checks, toolwire.results, toolwire.plugin, toolwire.cli;"
         " sys.exit('toolwire_reference' in sys.modules)"
     )
@@ -347,7 +348,7 @@ def test_results_roundtrip(tiny: str, corpus_dir: Path, tmp_path: Path) -> None:
     )
     schema = paths.schemas_dir() / "results.schema.json"
     if schema.is_file():
-        from toolwire.wire import validate_file
+        from toolwire.corpus.wire import validate_file
 
         for line in lines:
             assert validate_file("results.schema.json", line) == [], line

@@ -1,5 +1,5 @@
-"""Equivalent spellings and the judged scope (toolwire.equivalence, INTERPRETING.md "Equivalent spellings"),
-with the bundled dialect descriptors, and how a check uses them."""
+"""Equivalent spellings and the judged scope (toolwire.corpus.equivalence, INTERPRETING.md "Equivalent
+spellings"), with the bundled dialect descriptors, and how a check uses them."""
 
 from __future__ import annotations
 
@@ -8,12 +8,11 @@ import json
 from typing import Any
 
 import pytest
-from toolwire import wire
 from toolwire.adapters import Answer
 from toolwire.checks import judge
-from toolwire.corpus import load_corpus
-from toolwire.equivalence import empty_is_absent, normalize, scoped
-from toolwire.matchers import compare
+from toolwire.corpus import load_corpus, wire
+from toolwire.corpus.equivalence import empty_is_absent, normalize, scoped
+from toolwire.corpus.matchers import compare
 
 
 @pytest.fixture(scope="module")

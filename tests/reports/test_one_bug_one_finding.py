@@ -13,12 +13,12 @@ from buggy_translators import ForgetsNestedAdditionalProperties, ReordersAssista
 from toolwire.adapters import PythonAdapter
 from toolwire.checks import run_check
 from toolwire.corpus import load_corpus
-from toolwire.matchers import KINDS, compare, format_diff, records
+from toolwire.corpus.matchers import KINDS, compare, format_diff, records
 from toolwire.paths import schemas_dir
 from toolwire.report_bugs import find_bugs
 from toolwire.report_legacy import legacy_differences
 from toolwire.results import check_record
-from toolwire.wire import validate_file
+from toolwire.corpus.wire import validate_file
 
 
 @pytest.fixture(scope="module")

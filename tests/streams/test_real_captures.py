@@ -7,7 +7,7 @@ import json
 
 import pytest
 import stream_captures
-from toolwire import wire
+from toolwire.corpus import wire
 from toolwire.streams.accumulate import accumulate
 from toolwire.streams.grammar import check_stream
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 import stream_captures
-from toolwire import wire
+from toolwire.corpus import wire
 from toolwire.streams.accumulate import accumulate, fragments
 from toolwire.streams.grammar import check_stream
 from toolwire.streams.rechunk import STRATEGIES, rechunk

@@ -27,13 +27,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..corpus.stream_wire import stream_wire_errors
 from ..delivery import DELIVERIES, VARIANT_PREFIX, reads_from_network
 from .accumulate import accumulate
 from .grammar import check_stream
 from .incremental import measure
 from .payload import StreamError, stream_events
 from .rechunk import STRATEGIES, rechunk
-from .validate import stream_wire_errors
 
 __all__ = ["VARIANTS", "ObservedEvents", "run_stream_check", "stream_variants"]
 
@@ -61,9 +61,9 @@ def _wire_errors(check: Any, events: list[Any]) -> list[str] | None:
 
 
 def _judge_output(check: Any, output: Any, ms: float, *, compare_events: bool, label: str = "") -> Any:
-    from .. import wire
     from ..checks import CheckResult, WireVerdict, comparable, read_by_client
-    from ..matchers import compare, format_diff, records
+    from ..corpus import wire
+    from ..corpus.matchers import compare, format_diff, records
 
     exp = check.expectation
     if not isinstance(output, list):
@@ -152,7 +152,7 @@ def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
     else:
         answer = adapter.translate_stream(check.source, check.target, events, profile)
     if answer.status != "payload" or "error" in check.expectation or answer.mutated is not None:
-        from ..capabilities import speaks_toolwire_codes
+        from ..corpus.capabilities import speaks_toolwire_codes
 
         result = judge(check, answer, codes=speaks_toolwire_codes(adapter.capabilities))
         if label and result.message:

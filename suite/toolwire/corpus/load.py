@@ -11,8 +11,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from . import fresh_ids, paths, wire
-from .delivery import VARIANT_PREFIX as DELIVERY_PREFIX
+from .. import fresh_ids, paths
+from ..delivery import VARIANT_PREFIX as DELIVERY_PREFIX
+from . import wire
 from .projection import Projection, project_choice, project_path, project_tools
 
 __all__ = [
@@ -103,7 +104,8 @@ class Check:
     variant: str | None = None
     #: profiles.json (which checks each key affects, toolwire.checks.affects)
     profiles: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
-    #: the corpus's dialect descriptors by name (their equivalences and judged scope, toolwire.equivalence)
+    #: the corpus's dialect descriptors by name (their equivalences and judged scope,
+    #: toolwire.corpus.equivalence)
     dialects: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
     #: the case's source written in ``source`` by the projection rule (INTERPRETING.md, "Sources in every
     #: dialect"); None: the case's own source
@@ -184,7 +186,7 @@ class Corpus:
         return [c for c in self._checks if not (c.variant or "").startswith(DELIVERY_PREFIX)]
 
     def projections(self, case: Case) -> list[Projection]:
-        """The case's source in every other provider dialect that can carry it (toolwire.projection):
+        """The case's source in every other provider dialect that can carry it (toolwire.corpus.projection):
         canonical `tools` and `tool_choice` sources only; a projection the dialect's wire schema rejects
         is kept only when every expectation towards other dialects is a refusal."""
         projectable = case.kind in _PROJECTED and case.source_dialect == "canonical"
@@ -226,7 +228,7 @@ class Corpus:
             if is_lossless(case, exp) and projection is None:
                 trips.append((True, None))
             if case.kind == "stream":
-                from .streams.judge import stream_variants
+                from ..streams.judge import stream_variants
 
                 trips.extend((False, v) for v in stream_variants(exp))
             if projection is None and fresh_ids.applies(case, exp):

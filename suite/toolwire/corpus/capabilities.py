@@ -8,7 +8,7 @@ import difflib
 from collections.abc import Iterable
 from typing import Any
 
-from .corpus import Corpus
+from .load import Corpus
 
 __all__ = ["ERROR_CODES", "KINDS", "problems", "speaks_toolwire_codes"]
 

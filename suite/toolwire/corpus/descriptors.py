@@ -7,7 +7,7 @@ import json
 from functools import cache
 from typing import Any
 
-from .paths import corpus_dir
+from ..paths import corpus_dir
 
 __all__ = ["descriptor"]
 

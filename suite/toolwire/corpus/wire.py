@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from . import paths
+from .. import paths
 from .verdict_cache import store_for
 
 __all__ = [
@@ -168,7 +168,7 @@ def _verdict(
     dialect: str, kind: str, payload: Any, schemas: Path | None, tolerant: bool
 ) -> tuple[list[str], set[str]] | None:
     """The verdict on ``payload``, given once per distinct payload and kept between runs
-    (toolwire.verdict_cache)."""
+    (toolwire.corpus.verdict_cache)."""
     root = _resolved(schemas)
     store = store_for(root)
     try:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toolwire import references
+from toolwire.corpus import references
 from toolwire.paths import corpus_dir, schemas_dir
 
 AREAS: tuple[str, ...] = (
@@ -83,7 +83,7 @@ def _split_error(error: str) -> tuple[str, str]:
     if error.startswith("/") or error.startswith(": "):
         ptr, sep, message = error.partition(": ")
         if sep:
-            return ("" if ptr == "/" else ptr), message  # toolwire.wire writes the root as "/"
+            return ("" if ptr == "/" else ptr), message  # toolwire.corpus.wire writes the root as "/"
     return "", error
 
 
@@ -141,7 +141,7 @@ class _Linter:
     @property
     def wire(self) -> Any:
         if self._wire is None:
-            from toolwire import wire
+            from toolwire.corpus import wire
 
             self._wire = wire
         return self._wire
@@ -149,7 +149,7 @@ class _Linter:
     @property
     def matchers(self) -> Any:
         if self._matchers is None:
-            from toolwire import matchers
+            from toolwire.corpus import matchers
 
             self._matchers = matchers
         return self._matchers
@@ -193,7 +193,7 @@ class _Linter:
         return not errors
 
     def references(self, path: Path, data: Any) -> None:
-        """Every ``refs``/``sources`` entry of a corpus file resolves (toolwire.references)."""
+        """Every ``refs``/``sources`` entry of a corpus file resolves (toolwire.corpus.references)."""
         for ptr, ref in references.ref_lists(data):
             why = references.problem(ref, self.root, self.ref_schemas)
             if why is not None:
@@ -202,10 +202,10 @@ class _Linter:
     def wire_validate(
         self, path: Path, ptr: str, dialect: str, kind: str, payload: Any
     ) -> list[str] | None | bool:
-        """`toolwire.wire.validate`, or False (and a problem) when the wire schema itself is broken."""
+        """`toolwire.corpus.wire.validate`, or False (and a problem) when the wire schema itself is broken."""
         try:
             if kind == "stream":  # a stream schema describes one event's `data`: validate event by event
-                from .streams.validate import stream_wire_errors
+                from .stream_wire import stream_wire_errors
 
                 return stream_wire_errors(dialect, payload)
             return self.wire.validate(dialect, kind, payload)
@@ -335,7 +335,7 @@ class _Linter:
     def lift(self, path: Path, lift: dict[str, Any]) -> None:
         """A descriptor's ``lift`` templates spell a sample tool, every tool-choice form and the smallest
         request validly for the dialect's wire schemas."""
-        from toolwire.projection import merge, project_choice, project_tools
+        from toolwire.corpus.projection import merge, project_choice, project_tools
 
         dialect = path.stem
         sample = [{"name": "get_weather", "description": "Weather", "parameters": _SAMPLE_PARAMETERS}]

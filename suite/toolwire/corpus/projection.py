@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .jsonvalue import json_copy
+from ..jsonvalue import json_copy
 
 __all__ = [
     "Projection",

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .payload import StreamError, stream_events
+from ..streams.payload import StreamError, stream_events
 
 __all__ = ["MAX_ERRORS", "stream_wire_errors"]
 
@@ -19,7 +19,7 @@ def stream_wire_errors(dialect: str, payload: Any, schemas: Path | None = None) 
     ``/3/data/delta/type``); [] when valid; None when the dialect has no stream schema. A payload may be a
     list of events or ``{"sse": text}`` (then the pointers index the parsed events). Members the schema
 does not know are not errors: clients ignore them (``toolwire.checks.READ_BY_CLIENTS``)."""
-    from .. import wire
+    from . import wire
 
     if wire.validate(dialect, "stream", {}, schemas=schemas) is None:
         return None
