@@ -88,7 +88,7 @@ class Run:
     _unmatched: list[Any] | None = None
 
     def __post_init__(self) -> None:
-        from .delivery import reads_from_network
+        from .adapters.delivery import reads_from_network
 
         self.corpus.network_delivery = reads_from_network(self.adapter)
 
@@ -368,7 +368,7 @@ def _worker_start(options: RunOptions, expectations_path: str | None) -> None:
             from .expectations import load
 
             expectations = load(expectations_path, corpus)
-        from .delivery import reads_from_network
+        from .adapters.delivery import reads_from_network
 
         corpus.network_delivery = reads_from_network(adapter)  # the checks of this implementation
     except Exception as exc:

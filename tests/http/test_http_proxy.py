@@ -18,7 +18,7 @@ import pytest
 pytest.importorskip("aiohttp")
 
 from toolwire.adapters import load_adapter  # noqa: E402
-from toolwire.http_adapter import MINIMAL_REQUESTS  # noqa: E402
+from toolwire.adapters.http import MINIMAL_REQUESTS  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 SECRET = "sk-toolwire-test-DO-NOT-LEAK-4242"
@@ -277,7 +277,7 @@ def test_an_error_body_is_served_with_its_status_and_forwarded_as_a_refusal(adap
 
 
 def test_a_gateway_error_is_a_refusal_only_for_an_upstream_reply() -> None:
-    from toolwire.http_adapter import client_refusal
+    from toolwire.adapters.http import client_refusal
 
     body = {"error": {"message": "Provider error: no choices", "type": "api_error"}}
     assert client_refusal(body, 502, upstream_reply=True)["code"] == "http.502.api_error"

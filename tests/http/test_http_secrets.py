@@ -15,8 +15,8 @@ import pytest
 pytest.importorskip("aiohttp")
 
 from toolwire.adapters import load_adapter  # noqa: E402
-from toolwire.delivery import delivery_writes  # noqa: E402
-from toolwire.http_adapter import LoopThread, MockUpstream, upstream_keys, without_path_model  # noqa: E402
+from toolwire.adapters.delivery import delivery_writes  # noqa: E402
+from toolwire.adapters.http import LoopThread, MockUpstream, upstream_keys, without_path_model  # noqa: E402
 
 CLIENT_KEY = "sk-client-DO-NOT-LEAK-1111"
 UPSTREAM_KEY = "sk-upstream-DO-NOT-LEAK-2222"

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import fresh_ids, paths
-from ..delivery import VARIANT_PREFIX as DELIVERY_PREFIX
+from ..adapters.delivery import VARIANT_PREFIX as DELIVERY_PREFIX
 from . import wire
 from .projection import Projection, project_choice, project_path, project_tools
 
@@ -176,7 +176,8 @@ class Corpus:
     dialects: dict[str, dict[str, Any]]
     schemas_root: Path | None = None
     #: the implementation reads streams from a network connection (an ``http:`` proxy): the stream checks'
-    #: ``delivery=…`` variants (toolwire.delivery) are checks of this run; for any other they do not exist
+    #: ``delivery=…`` variants (toolwire.adapters.delivery) are checks of this run; for any other they do
+    #: not exist
     network_delivery: bool = False
 
     def checks(self) -> list[Check]:

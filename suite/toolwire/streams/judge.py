@@ -10,8 +10,9 @@ from ``events`` (when the case pins them). Variants of the same expectation (``C
   legitimately give other fragments);
 - ``delivery=coalesced`` / ``delivery=split`` (``should``): for an implementation that reads the stream
   from a network connection (the ``http:`` adapter's ``translate_stream_delivered``), the same source
-  delivered in one write or with each event cut across two writes (:mod:`toolwire.delivery`) must still
-  accumulate to ``accumulated``; they are checks only of such an implementation (``Corpus.network_delivery``);
+  delivered in one write or with each event cut across two writes (:mod:`toolwire.adapters.delivery`) must
+  still accumulate to ``accumulated``; they are checks only of such an implementation
+  (``Corpus.network_delivery``);
 - ``incremental`` (``should``): the implementation is given the input one event at a time and every output
   fragment must come at most one input event after the input made it emittable (:mod:`.incremental`).
   An in-process implementation is observed through the list it is given (which records how far it has
@@ -27,8 +28,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..adapters.delivery import DELIVERIES, VARIANT_PREFIX, reads_from_network
 from ..corpus.stream_wire import stream_wire_errors
-from ..delivery import DELIVERIES, VARIANT_PREFIX, reads_from_network
 from .accumulate import accumulate
 from .grammar import check_stream
 from .incremental import measure

@@ -15,8 +15,8 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .jsonvalue import first_difference, json_copy, json_problem, same_json
-from .protocol import refusal_of
+from ..jsonvalue import first_difference, json_copy, json_problem, same_json
+from ..protocol import refusal_of
 
 __all__ = [
     "ALIASES",
@@ -266,7 +266,7 @@ def _import(module: str, spec: str) -> Any:
 
 def _peer_spec(spec: str) -> str:
     """``peer:NAME`` → the ``python:`` spec of the bundled adapter for that library (``toolwire.peers``)."""
-    from .peers import PEERS, missing_modules
+    from ..peers import PEERS, missing_modules
 
     name = spec.partition(":")[2].strip()
     if name not in PEERS:
@@ -294,7 +294,7 @@ def load_adapter(
 ) -> Adapter:
     """Load ``reference``, ``python:pkg.module:obj`` (an instance, or a class / zero-argument factory),
     ``peer:NAME`` (a bundled adapter for another library, :mod:`toolwire.peers`) or
-    ``cmd:<command line>`` (a subprocess speaking docs/protocol.md; see :mod:`toolwire.subprocess_adapter`).
+    ``cmd:<command line>`` (a subprocess speaking docs/protocol.md; see :mod:`toolwire.adapters.cmd`).
 
     ``timeout``: seconds one translation may take before the check is ``errored`` as hung (0/None: no limit;
     ``"default"``: 30 s in-process, 10 s for ``cmd:``). ``validate_protocol`` and ``cwd`` (where the
@@ -331,11 +331,11 @@ def load_adapter(
             raise AdapterError(f"{spec}: {obj!r} does not implement capabilities() and translate()")
         return PythonAdapter(spec, obj, timeout=timeout)
     if scheme == "cmd":
-        from .subprocess_adapter import SubprocessAdapter
+        from .cmd import SubprocessAdapter
 
         return SubprocessAdapter(spec, rest, timeout=timeout, validate_protocol=validate_protocol, cwd=cwd)
     if scheme == "http":
-        from .http_adapter import HttpAdapter
+        from .http import HttpAdapter
 
         return HttpAdapter(spec, rest, timeout=timeout, cwd=cwd)
     raise AdapterError(f"{spec!r}: unknown adapter scheme {scheme!r} (python:, cmd:, http:, or 'reference')")

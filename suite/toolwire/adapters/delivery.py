@@ -28,7 +28,7 @@ import struct
 import time
 from typing import Any
 
-from .streams.sse import sse_from_events
+from ..streams.sse import sse_from_events
 
 __all__ = [
     "DELIVERIES", "FRAMINGS", "VARIANT_PREFIX", "delivery_writes", "reads_from_network", "wait_until_read",

@@ -28,14 +28,14 @@ The config (TOML; paths relative to the current directory)::
 The harness runs a mock upstream (aiohttp, 127.0.0.1, the upstream dialect's real paths) that records
 the request the proxy sends and answers with a canned response or stream (SSE written one event per
 write, each read by the proxy before the next; the ``delivery=coalesced`` and ``delivery=split`` variants
-deliver the same stream in one write, or in two writes per event: :mod:`toolwire.delivery`). Declared
+deliver the same stream in one write, or in two writes per event: :mod:`toolwire.adapters.delivery`). Declared
 kinds, for this pair only:
 
 - ``request`` client → upstream: the case's request goes through the proxy; the output is the body the
   mock received (the mock answers a minimal valid response or stream).
 - ``response`` upstream → client: a minimal client request goes through the proxy; the mock answers the
-  case's payload (an error body with the provider's status: ``toolwire.http_errors``); the output is the
-  proxy's response body. The upstream's error forwarded as an error answer is the refusal
+  case's payload (an error body with the provider's status: ``toolwire.adapters.http_errors``); the
+  output is the proxy's response body. The upstream's error forwarded as an error answer is the refusal
   ``response.invalid``.
 - ``stream`` upstream → client: the same with a streaming request (an OpenAI Chat one asks for usage,
   ``stream_options.include_usage``) and the case's events as SSE; the output is the events of the proxy's
@@ -70,13 +70,13 @@ import time
 import tomllib
 from typing import Any
 
-from .adapters import Adapter, AdapterError, Answer
-from .corpus.descriptors import descriptor
+from ..corpus.descriptors import descriptor
+from ..endpoints import DIALECT_PATHS, PROVIDER_DIALECTS, expected_path, is_dialect_path
+from ..protocol import TranslationRefusal
+from ..streams.sse import events_from_sse
+from .base import Adapter, AdapterError, Answer
 from .delivery import delivery_writes, wait_until_read
-from .endpoints import DIALECT_PATHS, PROVIDER_DIALECTS, expected_path, is_dialect_path
 from .http_errors import error_status
-from .protocol import TranslationRefusal
-from .streams.sse import events_from_sse
 
 __all__ = ["HttpAdapter", "LoopThread", "MockUpstream", "load_config", "upstream_keys", "without_path_model"]
 
@@ -136,7 +136,7 @@ def without_path_model(body: Any, path: str) -> Any:
 
 
 def _error_codes() -> frozenset[str]:
-    from .paths import corpus_dir
+    from ..paths import corpus_dir
 
     try:
         return frozenset(json.loads((corpus_dir() / "errors.json").read_text(encoding="utf-8")))
@@ -224,9 +224,9 @@ class MockUpstream:
 
     ``plan``: ``{"status", "json"}`` (a JSON body), ``{"events": [...], "delivery"?: str, "hold"?:
     threading.Event}`` (SSE, or one JSON array for Gemini asked without ``?alt=sse``, in the writes of
-    :func:`toolwire.delivery.delivery_writes`, each read by the proxy before the next; with ``hold``, the
-    last write waits until it is set), or ``None`` (a minimal valid response, or stream when the request
-    asks for one).
+    :func:`toolwire.adapters.delivery.delivery_writes`, each read by the proxy before the next; with
+    ``hold``, the last write waits until it is set), or ``None`` (a minimal valid response, or stream when
+    the request asks for one).
     """
 
     def __init__(self, dialect: str, loop: LoopThread, port: int = 0) -> None:
@@ -644,7 +644,7 @@ class HttpAdapter(Adapter):
         self, source: str, target: str, events: list[Any], profile: dict[str, str], delivery: str
     ) -> Answer:
         """:meth:`translate_stream` with the upstream's stream delivered in the shape ``delivery``
-        (:mod:`toolwire.delivery`; the ``delivery=…`` variants of stream checks)."""
+        (:mod:`toolwire.adapters.delivery`; the ``delivery=…`` variants of stream checks)."""
         return self._answer(lambda: self._call_stream(source, target, events, dict(profile), delivery))
 
     def _call_stream(
