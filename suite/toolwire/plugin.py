@@ -432,7 +432,7 @@ class ToolwirePlugin:
         if found is None or found[1].id in found[0].run.records or not report.failed:
             return
         # a failure without a record: the worker crashed or pytest broke around the check
-        from .checks import CheckResult
+        from .judge.checks import CheckResult
         from .results import check_record
 
         suite, check = found

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .checks import OUTCOMES, CheckResult
 from .corpus import Check, Corpus
+from .judge.checks import OUTCOMES, CheckResult
 
 __all__ = [
     "FORMAT",

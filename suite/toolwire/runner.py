@@ -194,7 +194,7 @@ class Run:
 def execute(adapter: Adapter, check: Check, corpus: Corpus, expectations: Any = None) -> dict[str, Any]:
     """Run one check; its results record (an expectations entry that lists it turns failed into xfailed
     and passed into xpassed)."""
-    from .checks import run_check
+    from .judge.checks import run_check
     from .results import check_record
 
     record = check_record(check, run_check(adapter, check, corpus.profiles))
@@ -422,7 +422,7 @@ def _run_parallel(run: Run, options: RunOptions, checks: list[Check], progress: 
     """Hand the checks out in batches to worker processes; stop handing out at --max-errors. When a worker
     process dies (a translator that kills its interpreter), the batches it took down run again one check
     at a time, so the check that kills a worker is the one blamed."""
-    from .checks import CheckResult
+    from .judge.checks import CheckResult
     from .results import check_record
 
     size = max(1, min(_BATCH, len(checks) // (options.workers * 4)))

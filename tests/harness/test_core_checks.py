@@ -12,8 +12,8 @@ import pytest
 from core_support import CASES, make_corpus, write_translator
 from toolwire import paths
 from toolwire.adapters import AdapterError, load_adapter
-from toolwire.checks import applicable, run_check
 from toolwire.corpus import CorpusError, check_id, load_corpus
+from toolwire.judge.checks import applicable, run_check
 from toolwire.results import (
     ResultsError,
     check_record,
@@ -305,7 +305,7 @@ def test_harness_modules_never_import_the_reference() -> None:
     code = (
         "import sys, toolwire.corpus, toolwire.corpus.matchers, toolwire.corpus.wire, toolwire.protocol,"
         " toolwire.adapters,"
-        " toolwire.checks, toolwire.results, toolwire.plugin, toolwire.cli;"
+        " toolwire.judge.checks, toolwire.results, toolwire.plugin, toolwire.cli;"
         " sys.exit('toolwire_reference' in sys.modules)"
     )
     assert subprocess.run([sys.executable, "-c", code], timeout=60).returncode == 0

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 from toolwire.adapters import Answer
-from toolwire.checks import judge
 from toolwire.corpus import load_corpus, wire
 from toolwire.corpus.equivalence import empty_is_absent, normalize, scoped
 from toolwire.corpus.matchers import compare
+from toolwire.judge.checks import judge
 
 
 @pytest.fixture(scope="module")
@@ -386,7 +386,7 @@ def test_wire_tolerance_finds_unknown_members_inside_one_branch_of_a_oneof() -> 
 
 
 def test_what_a_client_ignores_is_empty_or_an_extension_at_any_depth() -> None:
-    from toolwire.checks import WireVerdict
+    from toolwire.judge.checks import WireVerdict
 
     verdict = WireVerdict(
         None, [], {"/x/rejected"}, frozenset({"usage", "completion_tokens_details", "tool_calls"})

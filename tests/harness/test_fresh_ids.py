@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 from toolwire.adapters import PythonAdapter
-from toolwire.checks import run_check
 from toolwire.corpus import load_corpus
-from toolwire.fresh_ids import VARIANT, call_ids
+from toolwire.judge.checks import run_check
+from toolwire.judge.fresh_ids import VARIANT, call_ids
 from toolwire_reference import calls
 from toolwire_reference.translator import Translator
 
@@ -55,7 +55,7 @@ def test_call_ids_are_found_in_every_dialect_s_calls() -> None:
 
 
 def test_the_second_translation_reads_as_the_next_response_of_a_conversation() -> None:
-    from toolwire.fresh_ids import another_response
+    from toolwire.judge.fresh_ids import another_response
 
     call = {"functionCall": {"name": "f", "args": {}}}
     body = {"responseId": "r1", "candidates": [{"content": {"parts": [call]}}]}

@@ -12,8 +12,8 @@ import pytest
 import stream_captures
 from toolwire import paths
 from toolwire.adapters import load_adapter
-from toolwire.checks import run_check
 from toolwire.corpus import load_corpus
+from toolwire.judge.checks import run_check
 from toolwire.streams.accumulate import accumulate
 
 TRANSLATORS = '''

@@ -688,7 +688,7 @@ class SubprocessAdapter(Adapter):
     ) -> Answer:
         """The stream, one event at a time; the payload is the list of event batches the process answered
         after each input event and after the end (``len(events) + 1`` lists), for the incrementality check
-        (``toolwire.streams.judge``)."""
+        (``toolwire.judge.streams``)."""
         answer, batches = self.stream(source, target, events, profile)
         if answer.status != "payload":
             return answer

@@ -11,8 +11,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from .. import fresh_ids, paths
+from .. import paths
 from ..adapters.delivery import VARIANT_PREFIX as DELIVERY_PREFIX
+from ..judge import fresh_ids
 from . import wire
 from .projection import Projection, project_choice, project_path, project_tools
 
@@ -100,9 +101,9 @@ class Check:
     index: int = 0
     #: a round trip (INTERPRETING.md "Round trips"): source -> target -> source, compared with the source
     round_trip: bool = False
-    #: a variant of a stream check (``rechunk=<strategy>`` or ``incremental``, toolwire.streams.judge)
+    #: a variant of a stream check (``rechunk=<strategy>`` or ``incremental``, toolwire.judge.streams)
     variant: str | None = None
-    #: profiles.json (which checks each key affects, toolwire.checks.affects)
+    #: profiles.json (which checks each key affects, toolwire.judge.checks.affects)
     profiles: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
     #: the corpus's dialect descriptors by name (their equivalences and judged scope,
     #: toolwire.corpus.equivalence)
@@ -229,7 +230,7 @@ class Corpus:
             if is_lossless(case, exp) and projection is None:
                 trips.append((True, None))
             if case.kind == "stream":
-                from ..streams.judge import stream_variants
+                from ..judge.streams import stream_variants
 
                 trips.extend((False, v) for v in stream_variants(exp))
             if projection is None and fresh_ids.applies(case, exp):

@@ -19,7 +19,7 @@ A template is JSON in which the string ``"{var}"`` stands for a variable's value
 value is ``"{var?}"`` is left out when the variable is absent (``"{var}"`` requires it); ``"{!var}"`` is the
 boolean negation. The same templates wrap a source in the smallest request of its dialect (``request``,
 with ``"{tools}"`` and the tool-choice members merged in): how `tools` and `tool_choice` checks reach an
-implementation that only translates whole requests (:mod:`toolwire.lifting`).
+implementation that only translates whole requests (:mod:`toolwire.judge.lifting`).
 """
 
 from __future__ import annotations

@@ -16,9 +16,9 @@ import json
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .adapters import Adapter, Answer
+    from ..adapters import Adapter, Answer
+    from ..corpus import Case, Check
     from .checks import CheckResult
-    from .corpus import Case, Check
 
 __all__ = ["VARIANT", "another_response", "applies", "call_ids", "run_fresh_ids"]
 
@@ -89,7 +89,7 @@ def run_fresh_ids(adapter: Adapter, check: Check, profile: dict[str, str]) -> Ch
 
     source = check.source_payload
     if check.kind == "stream":
-        from .streams.payload import stream_events
+        from ..streams.payload import stream_events
 
         source = stream_events(source)
     sources = [source, another_response(source)]
@@ -126,7 +126,7 @@ def run_fresh_ids(adapter: Adapter, check: Check, profile: dict[str, str]) -> Ch
 def _events(payload: Any) -> Any:
     """A stream output given as SSE text (``{"sse": …}``) as its events; any other output as it is."""
     if isinstance(payload, dict) and set(payload) == {"sse"}:
-        from .streams.payload import StreamError, stream_events
+        from ..streams.payload import StreamError, stream_events
 
         try:
             return stream_events(payload)

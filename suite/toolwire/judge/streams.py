@@ -1,4 +1,4 @@
-"""Judging a ``stream`` check (called by ``toolwire.checks.run_check``).
+"""Judging a ``stream`` check (called by ``toolwire.judge.checks.run_check``).
 
 The main check translates the source stream and fails when an output event is invalid for the target's
 ``stream`` wire schema (``schemas/wire/<dialect>/stream.schema.json``, one event's ``data``), when the
@@ -30,11 +30,11 @@ from typing import Any
 
 from ..adapters.delivery import DELIVERIES, VARIANT_PREFIX, reads_from_network
 from ..corpus.stream_wire import stream_wire_errors
-from .accumulate import accumulate
-from .grammar import check_stream
-from .incremental import measure
-from .payload import StreamError, stream_events
-from .rechunk import STRATEGIES, rechunk
+from ..streams.accumulate import accumulate
+from ..streams.grammar import check_stream
+from ..streams.incremental import measure
+from ..streams.payload import StreamError, stream_events
+from ..streams.rechunk import STRATEGIES, rechunk
 
 __all__ = ["VARIANTS", "ObservedEvents", "run_stream_check", "stream_variants"]
 
@@ -62,9 +62,9 @@ def _wire_errors(check: Any, events: list[Any]) -> list[str] | None:
 
 
 def _judge_output(check: Any, output: Any, ms: float, *, compare_events: bool, label: str = "") -> Any:
-    from ..checks import CheckResult, WireVerdict, comparable, read_by_client
     from ..corpus import wire
     from ..corpus.matchers import compare, format_diff, records
+    from .checks import CheckResult, WireVerdict, comparable, read_by_client
 
     exp = check.expectation
     if not isinstance(output, list):
@@ -130,7 +130,7 @@ def _source_events(check: Any) -> list[Any]:
 
 def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
     """Run one ``stream`` check (main or variant) against ``adapter``."""
-    from ..checks import CheckResult, judge
+    from .checks import CheckResult, judge
 
     try:
         events = _source_events(check)
@@ -204,7 +204,7 @@ def _python_trace(
 
 
 def _run_incremental(adapter: Any, check: Any, events: list[Any], profile: dict[str, Any]) -> Any:
-    from ..checks import CheckResult
+    from .checks import CheckResult
 
     steps_hook = getattr(adapter, "translate_stream_steps", None)
     if callable(steps_hook):

@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..adapters import Adapter, Answer, describe_crash
+from ..corpus import Check, equivalence, matchers, resolve_profile, wire
+from ..corpus.capabilities import speaks_toolwire_codes
+from ..corpus.matchers import compare, format_diff, records
 from . import fresh_ids
-from .adapters import Adapter, Answer, describe_crash
-from .corpus import Check, equivalence, matchers, resolve_profile, wire
-from .corpus.capabilities import speaks_toolwire_codes
-from .corpus.matchers import compare, format_diff, records
 from .lifting import LIFTABLE, lift_request, lower_answer, refused_at_added_tools
 
 __all__ = [
@@ -47,7 +47,7 @@ class CheckResult:
     wire_errors: list[str] = field(default_factory=list)
     actual_error: dict[str, Any] | None = None
     duration_ms: float = 0.0
-    #: ``request`` when the check reached the implementation inside a request (toolwire.lifting)
+    #: ``request`` when the check reached the implementation inside a request (toolwire.judge.lifting)
     unit: str | None = None
     #: the differences of ``diff`` as records (``matchers.Difference.record``), for the reports to group
     differences: list[dict[str, Any]] = field(default_factory=list)
@@ -421,7 +421,7 @@ def run_check(
         if check.variant == fresh_ids.VARIANT:
             return fresh_ids.run_fresh_ids(adapter, check, profile)
         if check.kind == "stream":
-            from .streams.judge import run_stream_check
+            from .streams import run_stream_check
 
             return run_stream_check(adapter, check, profile)
         if check.round_trip:

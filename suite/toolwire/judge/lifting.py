@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .adapters import Answer
-from .corpus import Check
-from .corpus.projection import merge, project_tools, substitute
+from ..adapters import Answer
+from ..corpus import Check
+from ..corpus.projection import merge, project_tools, substitute
 
 __all__ = [
     "LIFTABLE",
