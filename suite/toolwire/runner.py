@@ -149,8 +149,8 @@ class Run:
 
     def closing_lines(self, selection: str | None) -> list[str]:
         """The lines a run ends with: counts, why nothing applied, why it is partial, stale expectations."""
+        from .reports.scoring import errored_streak
         from .results import summary_line
-        from .scoring import errored_streak
 
         lines = [summary_line(list(self.records.values()))]
         streak = errored_streak(self.records.values())

@@ -231,7 +231,7 @@ def test_a_4xx_error_body_over_http_is_a_refusal() -> None:
 
 
 def test_the_report_names_features_a_declared_pair_carries_but_a_policy_kept_out() -> None:
-    from toolwire.report_md import _unreached
+    from toolwire.reports.markdown import _unreached
 
     checks = [
         {"features": ["text.malformed"], "outcome": "skipped",

@@ -15,8 +15,8 @@ from toolwire.judge.checks import run_check
 from toolwire.corpus import load_corpus
 from toolwire.corpus.matchers import KINDS, compare, format_diff, records
 from toolwire.paths import schemas_dir
-from toolwire.report_bugs import find_bugs
-from toolwire.report_legacy import legacy_differences
+from toolwire.reports.bugs import find_bugs
+from toolwire.reports.legacy import legacy_differences
 from toolwire.results import check_record
 from toolwire.corpus.wire import validate_file
 

@@ -74,7 +74,7 @@ def test_scrub_leaves_plain_text_alone():
 
 
 def test_markdown_report_of_a_reproducible_run(results: Path):
-    from toolwire.report_md import render
+    from toolwire.reports.markdown import render
 
     pin(results, ["toolwire", "run"])
     text = render(read_results(results))

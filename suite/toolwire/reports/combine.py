@@ -15,16 +15,16 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .badges import badge_svg
-from .report_html import details_file, render_details, render_html
-from .report_matrix import CombineError, CorpusId, Matrix, build, render_markdown
-from .results import Results, ResultsError, read_results
+from .html import details_file, render_details, render_html
+from .matrix import CombineError, CorpusId, Matrix, build, render_markdown
+from ..results import Results, ResultsError, read_results
 from .scoring import percent, read_features
 
 __all__ = ["combine", "main", "write_outputs"]
 
 
 def _current(corpus: str | None) -> tuple[CorpusId | None, dict | None]:
-    from .corpus import CorpusError, load_corpus
+    from ..corpus import CorpusError, load_corpus
 
     try:
         loaded = load_corpus(corpus)

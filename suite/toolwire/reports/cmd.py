@@ -18,11 +18,11 @@ usage: toolwire report RESULTS.jsonl [-o FILE]          Markdown report of one r
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "combine":
-        from .report_combine import main as combine
+        from .combine import main as combine
 
         return combine(args[1:])
     if args and args[0] == "diff":
-        from .report_diff import main as diff
+        from .diff import main as diff
 
         return diff(args[1:])
     if not args:
@@ -30,7 +30,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if args[0] in ("-h", "--help"):
         sys.stdout.write(USAGE + "\n")
-    from .report_md import main as markdown
+    from .markdown import main as markdown
 
     try:
         return markdown(args)

@@ -15,18 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .results import Results
-from .scoring import (
-    FAILING,
-    LEVELS,
-    STATUS_UNCOVERED,
-    Tally,
-    area_key,
-    cell_text,
-    load_features,
-    percent,
-    tally,
-)
+from ..results import Results
+from .scoring import FAILING, LEVELS, STATUS_UNCOVERED, Tally, area_key, cell_text, load_features, percent, tally
 
 __all__ = [
     "CombineError",

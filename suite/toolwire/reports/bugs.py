@@ -36,8 +36,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .report_legacy import key_of as _key
-from .report_legacy import legacy_differences
+from .legacy import key_of as _key
+from .legacy import legacy_differences
 from .scoring import FAILING, LEVELS
 
 __all__ = ["SHOWN_CHECKS", "SHOWN_FINDINGS", "Code", "Finding", "find_bugs", "pointer_pattern"]
