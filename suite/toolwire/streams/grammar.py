@@ -121,13 +121,11 @@ _REGISTRY: dict[str, Callable[[], Grammar]] = {}
 def grammar_for(dialect: str) -> Grammar:
     """A fresh grammar for ``dialect``; KeyError for an unknown dialect."""
     if not _REGISTRY:
-        from . import (
-            grammar_anthropic,
-            grammar_canonical,
-            grammar_gemini,
-            grammar_openai_chat,
-            grammar_openai_responses,
-        )
+        from .anthropic import grammar as grammar_anthropic
+        from .canonical import grammar as grammar_canonical
+        from .gemini import grammar as grammar_gemini
+        from .openai_chat import grammar as grammar_openai_chat
+        from .openai_responses import grammar as grammar_openai_responses
 
         for mod in (
             grammar_anthropic,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .grammar import Grammar, describe, is_json_object_text
+from ..grammar import Grammar, describe, is_json_object_text
 
 DELTA_BLOCKS = {
     "text_delta": ("text",),

@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .. import paths
-from .grammar import Grammar, describe
+from ... import paths
+from ..grammar import Grammar, describe
 
 #: the canonical response's stop reasons, read from its schema (one list for the corpus and the harness)
 STOP_REASONS = tuple(

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .grammar import Grammar, describe
+from ..grammar import Grammar, describe
 
 TERMINAL = ("response.completed", "response.incomplete", "response.failed")
 #: call item type -> (the prefix of its delta / done events, the member holding its text)

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .grammar import Grammar, describe
-from .sse import DONE
+from ..grammar import Grammar, describe
+from ..sse import DONE
 
 
 class _Choice:

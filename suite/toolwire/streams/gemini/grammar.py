@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .grammar import Grammar, describe
+from ..grammar import Grammar, describe
 
 
 class GeminiGrammar(Grammar):

@@ -1,0 +1,1 @@
+"""Anthropic Messages streams: grammar and accumulator."""

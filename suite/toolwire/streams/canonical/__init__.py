@@ -1,0 +1,1 @@
+"""Canonical streams (toolwire's neutral model): grammar and accumulator."""

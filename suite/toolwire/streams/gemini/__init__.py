@@ -1,0 +1,1 @@
+"""Gemini streamGenerateContent streams: grammar and accumulator."""

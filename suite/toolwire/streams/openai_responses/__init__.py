@@ -1,0 +1,1 @@
+"""OpenAI Responses streams: grammar and accumulator."""
