@@ -14,7 +14,7 @@ from toolwire import paths
 from toolwire.adapters import load_adapter
 from toolwire.corpus import load_corpus
 from toolwire.judge.checks import run_check
-from toolwire.streams.accumulate import accumulate
+from toolwire.streams.dialects import accumulate
 
 TRANSLATORS = '''
 from toolwire.protocol import TranslationRefusal

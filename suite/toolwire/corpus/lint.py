@@ -551,7 +551,7 @@ class _Linter:
         if "events" in expectation:
             self.expected_payload(path, base + "/events", dialect, "stream", expectation["events"])
         accumulated = expectation.get("accumulated")
-        # a stream ending in an error event accumulates to {"error": …} (toolwire.streams.accumulate)
+        # a stream ending in an error event accumulates to {"error": …} (toolwire.streams.dialects.accumulate)
         errored = isinstance(accumulated, dict) and set(accumulated) == {"error"}
         if "accumulated" in expectation and not errored:
             self.expected_payload(

@@ -30,8 +30,7 @@ from typing import Any
 
 from ..adapters.delivery import DELIVERIES, VARIANT_PREFIX, reads_from_network
 from ..corpus.stream_wire import stream_wire_errors
-from ..streams.accumulate import accumulate
-from ..streams.grammar import check_stream
+from ..streams.dialects import accumulate, check_stream
 from ..streams.incremental import measure
 from ..streams.payload import StreamError, stream_events
 from ..streams.rechunk import STRATEGIES, rechunk

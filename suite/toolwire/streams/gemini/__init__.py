@@ -1,1 +1,7 @@
-"""Gemini streamGenerateContent streams: grammar and accumulator."""
+"""Gemini streams: the grammar (:mod:`.grammar`)
+and the accumulator (:mod:`.accumulate`), side by side."""
+
+from .accumulate import ACCUMULATOR
+from .grammar import GRAMMAR
+
+__all__ = ["ACCUMULATOR", "GRAMMAR"]
