@@ -1,36 +1,36 @@
-"""Run an implementation: ``python:pkg.module:obj`` in-process (``reference`` is the bundled one).
+"""What every adapter shares: :class:`Adapter` (timeouts, copies of the input, crashes caught), the
+:class:`Answer` it gives, :class:`AdapterError`, and the checks of a declared capabilities dict.
 
 An adapter never lets an implementation's exception escape: every call returns an :class:`Answer`.
 """
 
 from __future__ import annotations
 
-import importlib
-import os
 import queue
-import sys
 import threading
 import time
 import traceback
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from ..jsonvalue import first_difference, json_copy, json_problem, same_json
 from ..protocol import refusal_of
 
 __all__ = [
-    "ALIASES",
+    "DEFAULT_CMD_TIMEOUT",
+    "DEFAULT_TIMEOUT",
     "Adapter",
     "AdapterError",
     "Answer",
-    "PythonAdapter",
-    "default_timeout",
     "describe_crash",
-    "load_adapter",
+    "normalise_capabilities",
 ]
 
-ALIASES = {"reference": "python:toolwire_reference:Translator"}
 _TRACEBACK_FRAMES = 6
+#: the adapter machinery's own frames, left out of a crash's traceback: this module and the in-process
+#: adapter that calls the implementation
+_OWN_FILES = frozenset({__file__, str(Path(__file__).with_name("inprocess.py"))})
 DEFAULT_TIMEOUT = 30.0
 #: the default for ``cmd:`` adapters (a process answers fast, or is hung)
 DEFAULT_CMD_TIMEOUT = 10.0
@@ -65,7 +65,7 @@ def describe_crash(exc: BaseException) -> str:
         else type(exc).__qualname__
     )
     text = f"{head}: {exc}".rstrip()
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename != __file__]
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename not in _OWN_FILES]
     if frames:
         shown = "".join(traceback.format_list(frames[-_TRACEBACK_FRAMES:])).rstrip()
         text += "\nTraceback (innermost last):\n" + shown
@@ -197,28 +197,6 @@ def _mutation(answer: Answer, original: Any, given: Any) -> Answer:
     return answer
 
 
-class PythonAdapter(Adapter):
-    """An in-process implementation of :class:`toolwire.protocol.Translator`."""
-
-    def __init__(self, spec: str, impl: Any, timeout: float | None = DEFAULT_TIMEOUT) -> None:
-        self.impl = impl
-        self.timeout = timeout
-        try:
-            caps = impl.capabilities()
-        except Exception as exc:
-            raise AdapterError(f"{spec}: capabilities() failed: {describe_crash(exc)}") from exc
-        super().__init__(spec=spec, capabilities=normalise_capabilities(caps, spec), timeout=timeout)
-        self.capabilities.setdefault("language", "python")
-
-    def _call(self, kind: str, source: str, target: str, payload: Any, profile: dict[str, str]) -> Any:
-        return self.impl.translate(kind, source, target, payload, profile)
-
-    def _call_stream(self, source: str, target: str, events: list[Any], profile: dict[str, str]) -> Any:
-        out = self.impl.translate_stream(source, target, events, profile)
-        # an iterator of events (the reference emits them as they become ready) is read to the end
-        return out if isinstance(out, list) or out is None or isinstance(out, dict | str) else list(out)
-
-
 def normalise_capabilities(caps: Any, spec: str) -> dict[str, Any]:
     """Check the shape of a capabilities dict and make it JSON (pairs as lists)."""
     if not isinstance(caps, dict):
@@ -247,95 +225,3 @@ def normalise_capabilities(caps: Any, spec: str) -> dict[str, Any]:
     if problem:
         raise AdapterError(f"{spec}: capabilities are not JSON: {problem}")
     return out
-
-
-def _import(module: str, spec: str) -> Any:
-    try:
-        return importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name is not None and module.startswith(exc.name) and os.getcwd() not in sys.path:
-            sys.path.insert(0, os.getcwd())  # `toolwire run` from the directory holding the adapter module
-            try:
-                return importlib.import_module(module)
-            except ModuleNotFoundError:
-                pass
-        raise AdapterError(f"{spec}: cannot import {module!r}: {exc}") from exc
-    except Exception as exc:
-        raise AdapterError(f"{spec}: importing {module!r} failed: {describe_crash(exc)}") from exc
-
-
-def _peer_spec(spec: str) -> str:
-    """``peer:NAME`` → the ``python:`` spec of the bundled adapter for that library (``toolwire.peers``)."""
-    from ..peers import PEERS, missing_modules
-
-    name = spec.partition(":")[2].strip()
-    if name not in PEERS:
-        raise AdapterError(f"{spec!r}: unknown peer {name!r} (known: {', '.join(sorted(PEERS))})")
-    missing = missing_modules(name)
-    if missing:
-        raise AdapterError(
-            f"{spec}: {', '.join(missing)} not installed; install it with: "
-            f"pip install 'toolwire[{PEERS[name][1]}]'"
-        )
-    return PEERS[name][0]
-
-
-def default_timeout(spec: str) -> float:
-    """Seconds a check may take by default: 10 for ``cmd:`` adapters, 30 otherwise."""
-    return DEFAULT_CMD_TIMEOUT if spec.strip().startswith("cmd:") else DEFAULT_TIMEOUT
-
-
-def load_adapter(
-    spec: str,
-    *,
-    timeout: float | None | Literal["default"] = "default",
-    validate_protocol: bool = False,
-    cwd: str | os.PathLike[str] | None = None,
-) -> Adapter:
-    """Load ``reference``, ``python:pkg.module:obj`` (an instance, or a class / zero-argument factory),
-    ``peer:NAME`` (a bundled adapter for another library, :mod:`toolwire.peers`) or
-    ``cmd:<command line>`` (a subprocess speaking docs/protocol.md; see :mod:`toolwire.adapters.cmd`).
-
-    ``timeout``: seconds one translation may take before the check is ``errored`` as hung (0/None: no limit;
-    ``"default"``: 30 s in-process, 10 s for ``cmd:``). ``validate_protocol`` and ``cwd`` (where the
-    process starts; default the current directory) apply to ``cmd:`` adapters only.
-    """
-    spec = spec.strip()
-    if timeout == "default":
-        timeout = default_timeout(spec)
-    full = ALIASES.get(spec, spec)
-    if full.startswith("peer:"):
-        full = _peer_spec(spec)
-    scheme, sep, rest = full.partition(":")
-    if not sep:
-        raise AdapterError(
-            f"{spec!r}: an adapter is 'reference', 'python:pkg.module:obj', 'peer:NAME', 'cmd:…' or 'http:…'"
-        )
-    if scheme == "python":
-        module, _, attr = rest.partition(":")
-        if not module:
-            raise AdapterError(f"{spec!r}: expected python:pkg.module:obj")
-        mod = _import(module, spec)
-        obj: Any = mod
-        for part in (attr or "Translator").split("."):
-            try:
-                obj = getattr(obj, part)
-            except AttributeError as exc:
-                raise AdapterError(f"{spec}: {module!r} has no attribute {attr or 'Translator'!r}") from exc
-        if isinstance(obj, type) or (callable(obj) and not hasattr(obj, "translate")):
-            try:
-                obj = obj()
-            except Exception as exc:
-                raise AdapterError(f"{spec}: creating the translator failed: {describe_crash(exc)}") from exc
-        if not all(callable(getattr(obj, m, None)) for m in ("capabilities", "translate")):
-            raise AdapterError(f"{spec}: {obj!r} does not implement capabilities() and translate()")
-        return PythonAdapter(spec, obj, timeout=timeout)
-    if scheme == "cmd":
-        from .cmd import SubprocessAdapter
-
-        return SubprocessAdapter(spec, rest, timeout=timeout, validate_protocol=validate_protocol, cwd=cwd)
-    if scheme == "http":
-        from .http import HttpAdapter
-
-        return HttpAdapter(spec, rest, timeout=timeout, cwd=cwd)
-    raise AdapterError(f"{spec!r}: unknown adapter scheme {scheme!r} (python:, cmd:, http:, or 'reference')")
