@@ -194,7 +194,7 @@ class Run:
 def execute(adapter: Adapter, check: Check, corpus: Corpus, expectations: Any = None) -> dict[str, Any]:
     """Run one check; its results record (an expectations entry that lists it turns failed into xfailed
     and passed into xpassed)."""
-    from .judge.checks import run_check
+    from .judge import run_check
     from .results import check_record
 
     record = check_record(check, run_check(adapter, check, corpus.profiles))

@@ -16,7 +16,7 @@ from toolwire.adapters.http import client_refusal
 from toolwire.corpus import load_corpus
 from toolwire.corpus.capabilities import problems
 from toolwire.corpus.projection import project_choice, project_path, project_tools
-from toolwire.judge.checks import applicable, run_check
+from toolwire.judge import applicable, run_check
 from toolwire_reference.translator import Translator
 
 CORPUS = load_corpus()

@@ -13,7 +13,7 @@ from core_support import CASES, make_corpus, write_translator
 from toolwire import paths
 from toolwire.adapters import AdapterError, load_adapter
 from toolwire.corpus import CorpusError, check_id, load_corpus
-from toolwire.judge.checks import applicable, run_check
+from toolwire.judge import applicable, run_check
 from toolwire.results import (
     ResultsError,
     check_record,

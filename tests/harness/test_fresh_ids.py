@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from toolwire.adapters import PythonAdapter
 from toolwire.corpus import load_corpus
-from toolwire.judge.checks import run_check
+from toolwire.judge import run_check
 from toolwire.judge.fresh_ids import VARIANT, call_ids
 from toolwire_reference import calls
 from toolwire_reference.translator import Translator

@@ -16,7 +16,7 @@ from toolwire import paths
 from toolwire.adapters import load_adapter
 from toolwire.corpus import load_corpus
 from toolwire.corpus.wire import validate_file
-from toolwire.judge.checks import applicable, run_check
+from toolwire.judge import applicable, run_check
 from toolwire.results import check_record, read_results
 
 SOURCE: dict[str, Any] = {

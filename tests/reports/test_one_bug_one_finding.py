@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from buggy_translators import ForgetsNestedAdditionalProperties, ReordersAssistantMessage
 from toolwire.adapters import PythonAdapter
-from toolwire.judge.checks import run_check
+from toolwire.judge import run_check
 from toolwire.corpus import load_corpus
 from toolwire.corpus.matchers import KINDS, compare, format_diff, records
 from toolwire.paths import schemas_dir

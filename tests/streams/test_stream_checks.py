@@ -13,7 +13,7 @@ import stream_captures
 from toolwire import paths
 from toolwire.adapters import load_adapter
 from toolwire.corpus import load_corpus
-from toolwire.judge.checks import run_check
+from toolwire.judge import run_check
 from toolwire.streams.dialects import accumulate
 
 TRANSLATORS = '''

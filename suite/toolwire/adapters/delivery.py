@@ -28,18 +28,16 @@ import struct
 import time
 from typing import Any
 
+from ..corpus.variants import DELIVERIES
 from ..streams.sse import sse_from_events
 
 __all__ = [
-    "DELIVERIES", "FRAMINGS", "VARIANT_PREFIX", "delivery_writes", "reads_from_network", "wait_until_read",
+    "DELIVERIES", "FRAMINGS", "delivery_writes", "reads_from_network", "wait_until_read",
 ]
 
-DELIVERIES = ("events", "coalesced", "split")
 #: how a stream's events are put on the wire: SSE, or (Gemini's ``streamGenerateContent`` asked without
 #: ``?alt=sse``) the elements of one JSON array, written as they come
 FRAMINGS = ("sse", "json-array")
-#: the variants of a stream check delivered in another shape: ``delivery=coalesced``, ``delivery=split``
-VARIANT_PREFIX = "delivery="
 #: how long the proxy has to read a write before the mock writes the next one anyway (a proxy that stops
 #: reading is not waited for forever; its check then fails or times out on its own)
 READ_WAIT = 2.0

@@ -12,10 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from .. import paths
-from ..adapters.delivery import VARIANT_PREFIX as DELIVERY_PREFIX
-from ..judge import fresh_ids
 from . import wire
 from .projection import Projection, project_choice, project_path, project_tools
+from .variants import DELIVERY_PREFIX, FRESH_IDS, fresh_ids_apply, stream_variants
 
 __all__ = [
     "Case",
@@ -230,11 +229,10 @@ class Corpus:
             if is_lossless(case, exp) and projection is None:
                 trips.append((True, None))
             if case.kind == "stream":
-                from ..judge.streams import stream_variants
-
                 trips.extend((False, v) for v in stream_variants(exp))
-            if projection is None and fresh_ids.applies(case, exp):
-                trips.append((False, fresh_ids.VARIANT))
+            fresh = fresh_ids_apply(case.kind, case.source_dialect, case.source_payload, exp)
+            if projection is None and fresh:
+                trips.append((False, FRESH_IDS))
             level = str(exp.get("level", case.level))
             out.extend(
                 Check(
@@ -254,7 +252,7 @@ class Corpus:
                     when=when,
                     # stream variants (re-chunked replays, incrementality) are `should` at most; a fresh-id
                     # check has the case's level
-                    level=level if variant in (None, fresh_ids.VARIANT) or level == "may" else "should",
+                    level=level if variant in (None, FRESH_IDS) or level == "may" else "should",
                     features=list(exp.get("features", case.features)),
                     expectation=exp,
                     case=case,

@@ -1,19 +1,18 @@
-"""Decide whether a check applies to an implementation, run it, and judge the outcome (INTERPRETING.md)."""
+"""Whether a check applies to an implementation (its declared kinds, pairs and profiles), the profile it is
+handed, and the verdict on its answer: a payload or a refusal compared with the expectation and the wire
+schema, a round trip (INTERPRETING.md). :mod:`toolwire.judge.run` runs a check of any kind."""
 
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..adapters import Adapter, Answer, describe_crash
+from ..adapters import Adapter, Answer
 from ..corpus import Check, equivalence, matchers, resolve_profile, wire
-from ..corpus.capabilities import speaks_toolwire_codes
 from ..corpus.matchers import compare, format_diff, records
-from . import fresh_ids
-from .lifting import LIFTABLE, lift_request, lower_answer, refused_at_added_tools
+from .lifting import LIFTABLE
 
 __all__ = [
     "OUTCOMES",
@@ -29,7 +28,6 @@ __all__ = [
     "lifted",
     "judge_round_trip",
     "mutated",
-    "run_check",
     "run_round_trip",
 ]
 
@@ -405,39 +403,3 @@ def run_round_trip(adapter: Adapter, check: Check, profile: dict[str, Any]) -> C
     if there.status == "payload":
         back = adapter.translate(check.kind, check.target, check.source, there.payload, profile)
     return judge_round_trip(check, there, back)
-
-
-def run_check(
-    adapter: Adapter, check: Check, profiles: dict[str, dict[str, Any]] | None = None
-) -> CheckResult:
-    """Run one check against an adapter. Never raises (except KeyboardInterrupt)."""
-    start = time.perf_counter()
-    try:
-        reason = applicable(check, adapter.capabilities, profiles)
-        if reason is not None:
-            return CheckResult("skipped", message=reason)
-        profile = handed_profile(check, adapter.capabilities, profiles)
-        codes = speaks_toolwire_codes(adapter.capabilities)
-        if check.variant == fresh_ids.VARIANT:
-            return fresh_ids.run_fresh_ids(adapter, check, profile)
-        if check.kind == "stream":
-            from .streams import run_stream_check
-
-            return run_stream_check(adapter, check, profile)
-        if check.round_trip:
-            return run_round_trip(adapter, check, profile)
-        if lifted(check, adapter.capabilities):
-            request = lift_request(check)
-            answer = adapter.translate("request", check.source, check.target, request, profile)
-            codes = codes and not refused_at_added_tools(check, answer)
-            result = judge(check, lower_answer(check, answer), codes=codes)
-            result.unit = "request"
-            return result
-        answer = adapter.translate(check.kind, check.source, check.target, check.source_payload, profile)
-        return judge(check, answer, codes=codes)
-    except Exception as exc:
-        return CheckResult(
-            "errored",
-            message="toolwire harness error (not the implementation's fault): " + describe_crash(exc),
-            duration_ms=(time.perf_counter() - start) * 1000,
-        )

@@ -7,7 +7,8 @@ numbers them ``call_1``, ``call_2`` … anew for every response (or derives them
 every single check and breaks a conversation: the client sends every earlier response back, and two
 ``tool_use`` blocks with one id are refused. The check translates the source twice, the second time as
 another response would be (its response id changed, the calls the same), and fails when an invented id
-comes back. An id derived from the response id is fresh; a count or a hash of the calls is not.
+comes back. An id derived from the response id is fresh; a count or a hash of the calls is not. Which
+expectations get the check is :func:`toolwire.corpus.variants.fresh_ids_apply`.
 """
 
 from __future__ import annotations
@@ -15,53 +16,22 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from ..corpus.variants import FRESH_IDS
+
 if TYPE_CHECKING:
     from ..adapters import Adapter, Answer
-    from ..corpus import Case, Check
+    from ..corpus import Check
     from .checks import CheckResult
 
-__all__ = ["VARIANT", "another_response", "applies", "call_ids", "run_fresh_ids"]
+__all__ = ["VARIANT", "another_response", "call_ids", "run_fresh_ids"]
 
-VARIANT = "fresh-ids"
-#: the kinds whose outputs carry calls an implementation may have to give ids
-_KINDS = frozenset({"response", "stream"})
-#: target dialects whose calls need no id (Gemini matches calls by name and order)
-_ID_LESS = frozenset({"gemini"})
-#: call types whose ``id`` / ``call_id`` members are tool-call ids
+VARIANT = FRESH_IDS
 #: the members that name a response (its id, the same in every event of a stream)
 _RESPONSE_IDS = frozenset({"responseId", "id"})
+#: call types whose ``id`` / ``call_id`` members are tool-call ids
 _CALL_TYPES = frozenset(
     {"tool_use", "server_tool_use", "function_call", "tool_call", "custom_tool_call", "tool_call_start"}
 )
-
-
-def applies(case: Case, expectation: dict[str, Any]) -> bool:
-    """Whether an expectation gets a fresh-id check: a response or stream whose source has a call without
-    an id, toward a dialect that requires ids, expecting a translation (not a refusal)."""
-    if case.kind not in _KINDS or expectation.get("dialect") in _ID_LESS | {case.source_dialect}:
-        return False
-    if "error" in expectation or (case.kind == "stream" and _ends_in_error(expectation)):
-        return False
-    return _has_id_less_call(case.source_payload)
-
-
-def _ends_in_error(expectation: dict[str, Any]) -> bool:
-    accumulated = expectation.get("accumulated")
-    return isinstance(accumulated, dict) and set(accumulated) == {"error"}
-
-
-def _has_id_less_call(node: Any) -> bool:
-    if isinstance(node, dict):
-        call = node.get("functionCall")
-        if isinstance(call, dict) and call.get("name") and not call.get("id"):
-            return True
-        legacy = node.get("function_call")
-        if isinstance(legacy, dict) and legacy.get("name") and not node.get("tool_calls"):
-            return True
-        return any(_has_id_less_call(v) for v in node.values())
-    if isinstance(node, list):
-        return any(_has_id_less_call(v) for v in node)
-    return False
 
 
 def call_ids(node: Any) -> set[str]:

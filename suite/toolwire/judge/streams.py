@@ -28,32 +28,20 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..adapters.delivery import DELIVERIES, VARIANT_PREFIX, reads_from_network
+from ..adapters.delivery import reads_from_network
 from ..corpus.stream_wire import stream_wire_errors
+from ..corpus.variants import DELIVERY_PREFIX, INCREMENTAL
 from ..streams.dialects import accumulate, check_stream
 from ..streams.incremental import measure
 from ..streams.payload import StreamError, stream_events
-from ..streams.rechunk import STRATEGIES, rechunk
+from ..streams.rechunk import rechunk
 
-__all__ = ["VARIANTS", "ObservedEvents", "run_stream_check", "stream_variants"]
+__all__ = ["ObservedEvents", "run_stream_check"]
 
-DELIVERY_VARIANTS = tuple(f"{VARIANT_PREFIX}{d}" for d in DELIVERIES if d != "events")
-VARIANTS = tuple(f"rechunk={s}" for s in STRATEGIES) + ("incremental",) + DELIVERY_VARIANTS
 TOLERANCE = 1
 NOT_MEASURABLE = "incrementality is not measurable through this adapter"
 NOT_DELIVERED = "delivery shapes apply to a stream read from a network connection (http: adapters)"
 DELIVERY_LABELS = {"coalesced": "in one write", "split": "with each event split in two writes"}
-
-
-def stream_variants(expectation: dict[str, Any]) -> list[str]:
-    """The variant checks an expectation of a stream case gets (none for an expected refusal)."""
-    if "error" in expectation or "accumulated" not in expectation:
-        return []
-    accumulated = expectation["accumulated"]
-    if isinstance(accumulated, dict) and set(accumulated) == {"error"}:
-        # a stream that ends in an error event: re-chunked replays yes, incrementality says little
-        return [v for v in VARIANTS if v != "incremental"]
-    return list(VARIANTS)
 
 
 def _wire_errors(check: Any, events: list[Any]) -> list[str] | None:
@@ -136,17 +124,17 @@ def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
     except StreamError as exc:
         return CheckResult("errored", message=f"toolwire: the case's source stream is unreadable: {exc}")
     variant = getattr(check, "variant", None)
-    if variant == "incremental":
+    if variant == INCREMENTAL:
         return _run_incremental(adapter, check, events, profile)
     label = ""
     if variant and variant.startswith("rechunk="):
         strategy = variant.split("=", 1)[1]
         events = rechunk(events, check.source, strategy)
         label = f"source re-chunked ({strategy}): "
-    if variant and variant.startswith(VARIANT_PREFIX):
+    if variant and variant.startswith(DELIVERY_PREFIX):
         if not reads_from_network(adapter):
             return CheckResult("skipped", message=NOT_DELIVERED)
-        delivery = variant[len(VARIANT_PREFIX) :]
+        delivery = variant[len(DELIVERY_PREFIX) :]
         answer = adapter.translate_stream_delivered(check.source, check.target, events, profile, delivery)
         label = f"upstream stream delivered {DELIVERY_LABELS[delivery]}: "
     else:
