@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 from reports_support import check, header, write
+from toolwire.corpus.wire import validate_file
 from toolwire.reproducible import canonical_argv, pin, scrub, timestamp
 from toolwire.results import read_results
-from toolwire.corpus.wire import validate_file
 
 
 @pytest.fixture

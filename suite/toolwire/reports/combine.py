@@ -14,10 +14,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..results import Results, ResultsError, read_results
 from .badges import badge_svg
 from .html import details_file, render_details, render_html
 from .matrix import CombineError, CorpusId, Matrix, build, render_markdown
-from ..results import Results, ResultsError, read_results
 from .scoring import percent, read_features
 
 __all__ = ["combine", "main", "write_outputs"]

@@ -14,8 +14,8 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .matrix import CorpusId, implementation_name, partial_reason
 from ..results import Results, ResultsError, read_results
+from .matrix import CorpusId, implementation_name, partial_reason
 from .scoring import PASSING
 
 __all__ = ["Diff", "compare", "main", "render"]

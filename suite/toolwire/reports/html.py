@@ -26,7 +26,16 @@ from html import escape
 from typing import Any
 
 from .bugs import SHOWN_CHECKS, Code, Finding, find_bugs
-from .matrix import STALE_TEXT, STATUS_UNCOVERED, Implementation, Matrix, feature_title, run_text, score_text, stale_detail
+from .matrix import (
+    STALE_TEXT,
+    STATUS_UNCOVERED,
+    Implementation,
+    Matrix,
+    feature_title,
+    run_text,
+    score_text,
+    stale_detail,
+)
 from .scoring import LEVELS, STATUS_ALL, STATUS_NA, STATUS_NONE, STATUS_SOME, Tally, cell_text
 
 __all__ = ["check_anchor", "details_file", "feature_anchor", "render_details", "render_html"]

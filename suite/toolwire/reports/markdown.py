@@ -15,7 +15,22 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from .bugs import SHOWN_CHECKS, SHOWN_FINDINGS, Code, Finding, find_bugs
-from .scoring import AREA_ORDER, FAILING, LEVELS, PASSING, STATUS_ALL, STATUS_NA, STATUS_NONE, STATUS_SOME, STATUS_UNCOVERED, Tally, cell_text, errored_streak, load_features, percent
+from .scoring import (
+    AREA_ORDER,
+    FAILING,
+    LEVELS,
+    PASSING,
+    STATUS_ALL,
+    STATUS_NA,
+    STATUS_NONE,
+    STATUS_SOME,
+    STATUS_UNCOVERED,
+    Tally,
+    cell_text,
+    errored_streak,
+    load_features,
+    percent,
+)
 from .scoring import area_key as _area_key
 from .scoring import tally as _tally
 

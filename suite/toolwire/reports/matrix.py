@@ -16,7 +16,17 @@ from pathlib import Path
 from typing import Any
 
 from ..results import Results
-from .scoring import FAILING, LEVELS, STATUS_UNCOVERED, Tally, area_key, cell_text, load_features, percent, tally
+from .scoring import (
+    FAILING,
+    LEVELS,
+    STATUS_UNCOVERED,
+    Tally,
+    area_key,
+    cell_text,
+    load_features,
+    percent,
+    tally,
+)
 
 __all__ = [
     "CombineError",
