@@ -19,6 +19,7 @@ test cases are classed by suite, area and kind (``toolwire.tools.tools``).
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -462,8 +463,6 @@ class ToolwirePlugin:
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if self.is_worker:
             return
-        import sys
-
         argv = RUN_ARGV if RUN_ARGV is not None else sys.argv[:1] + list(self.config.invocation_params.args)
         for suite in self.ran():
             if exitstatus == pytest.ExitCode.INTERRUPTED:

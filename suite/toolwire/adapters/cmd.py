@@ -34,6 +34,8 @@ import weakref
 from pathlib import Path
 from typing import Any
 
+from .. import __version__
+from ..corpus.wire import validate_file
 from .base import DEFAULT_CMD_TIMEOUT, Adapter, AdapterError, Answer, normalise_capabilities
 
 __all__ = [
@@ -407,8 +409,6 @@ class SubprocessAdapter(Adapter):
         limit = max(STARTUP_TIMEOUT, self.timeout or 0) if self.timeout else None
         deadline = None if limit is None else time.monotonic() + limit
         try:
-            from .. import __version__
-
             proc.send({"cmd": "hello", "protocol": PROTOCOL_VERSION, "toolwire": __version__}, deadline)
             answer = proc.receive(deadline, "the hello answer")
             caps = self._capabilities(answer)
@@ -494,8 +494,6 @@ class SubprocessAdapter(Adapter):
     def _validate(self, message: dict[str, Any], schema: str) -> None:
         if not self.validate_protocol:
             return
-        from ..corpus.wire import validate_file
-
         rel = f"protocol/{schema}.schema.json"
         errors = validate_file(rel, message)
         if errors:

@@ -72,6 +72,7 @@ from typing import Any
 
 from ..corpus.descriptors import descriptor
 from ..endpoints import DIALECT_PATHS, PROVIDER_DIALECTS, expected_path, is_dialect_path
+from ..paths import corpus_dir
 from ..protocol import TranslationRefusal
 from ..streams.sse import events_from_sse
 from .base import Adapter, AdapterError, Answer
@@ -136,8 +137,6 @@ def without_path_model(body: Any, path: str) -> Any:
 
 
 def _error_codes() -> frozenset[str]:
-    from ..paths import corpus_dir
-
     try:
         return frozenset(json.loads((corpus_dir() / "errors.json").read_text(encoding="utf-8")))
     except (OSError, ValueError):

@@ -16,8 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toolwire.corpus import references
-from toolwire.paths import corpus_dir, schemas_dir
+from ..paths import corpus_dir, schemas_dir
+from . import matchers, references, wire
+from .projection import merge, project_choice, project_tools
+from .stream_wire import stream_wire_errors
 
 AREAS: tuple[str, ...] = (
     "tools", "choice", "calls", "results", "streams", "messages", "responses", "validation", "text",
@@ -123,8 +125,6 @@ class _Linter:
         sibling = root.parent / "schemas"
         #: where a ``schemas/…`` reference resolves: the corpus's sibling, else the bundled schemas
         self.ref_schemas = sibling if sibling.is_dir() else self.schemas
-        self._wire: Any = None
-        self._matchers: Any = None
 
     # -- plumbing ---------------------------------------------------------------------------------------
 
@@ -137,22 +137,6 @@ class _Linter:
             return path.relative_to(self.root).as_posix()
         except ValueError:
             return path.as_posix()
-
-    @property
-    def wire(self) -> Any:
-        if self._wire is None:
-            from toolwire.corpus import wire
-
-            self._wire = wire
-        return self._wire
-
-    @property
-    def matchers(self) -> Any:
-        if self._matchers is None:
-            from toolwire.corpus import matchers
-
-            self._matchers = matchers
-        return self._matchers
 
     def load_json(self, path: Path) -> tuple[bool, Any]:
         """Parse `path`; a problem (with line and column) instead of an exception when it is not JSON."""
@@ -183,7 +167,7 @@ class _Linter:
             self.add(path, "", f"cannot check the file: schema {schema} is missing from {self.schemas}")
             return False
         try:
-            errors = self.wire.validate_file(schema, instance)
+            errors = wire.validate_file(schema, instance)
         except Exception as exc:  # a broken schema file: say so, never a traceback
             self.add(path, "", f"cannot check the file against {schema}: {exc}")
             return False
@@ -205,10 +189,8 @@ class _Linter:
         """`toolwire.corpus.wire.validate`, or False (and a problem) when the wire schema itself is broken."""
         try:
             if kind == "stream":  # a stream schema describes one event's `data`: validate event by event
-                from .stream_wire import stream_wire_errors
-
                 return stream_wire_errors(dialect, payload)
-            return self.wire.validate(dialect, kind, payload)
+            return wire.validate(dialect, kind, payload)
         except Exception as exc:
             self.add(path, ptr, f"cannot check against the {dialect} wire schema for {kind!r}: {exc}")
             return False
@@ -308,7 +290,7 @@ class _Linter:
             kinds = data.get("kinds")
             for i, kind in enumerate(kinds if isinstance(kinds, list) else ()):
                 schema = (
-                    self.wire.schema_path(path.stem, kind, self.schemas) if isinstance(kind, str) else None
+                    wire.schema_path(path.stem, kind, self.schemas) if isinstance(kind, str) else None
                 )
                 if schema is not None and not schema.is_file():
                     rel = schema.relative_to(self.schemas).as_posix()
@@ -335,8 +317,6 @@ class _Linter:
     def lift(self, path: Path, lift: dict[str, Any]) -> None:
         """A descriptor's ``lift`` templates spell a sample tool, every tool-choice form and the smallest
         request validly for the dialect's wire schemas."""
-        from toolwire.corpus.projection import merge, project_choice, project_tools
-
         dialect = path.stem
         sample = [{"name": "get_weather", "description": "Weather", "parameters": _SAMPLE_PARAMETERS}]
         tools = project_tools(sample, lift)
@@ -560,7 +540,7 @@ class _Linter:
 
     def expected_payload(self, path: Path, base: str, dialect: str, kind: str, expected: Any) -> None:
         try:
-            sample, unknown = self.matchers.instantiate(expected)
+            sample, unknown = matchers.instantiate(expected)
         except Exception as exc:  # a malformed matcher: report it, never a traceback
             self.add(path, base, f"invalid matcher: {exc}")
             return

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..streams.payload import StreamError, stream_events
+from . import wire
 
 __all__ = ["MAX_ERRORS", "stream_wire_errors"]
 
@@ -19,8 +20,6 @@ def stream_wire_errors(dialect: str, payload: Any, schemas: Path | None = None) 
     ``/3/data/delta/type``); [] when valid; None when the dialect has no stream schema. A payload may be a
     list of events or ``{"sse": text}`` (then the pointers index the parsed events). Members the schema
 does not know are not errors: clients ignore them (``toolwire.judge.checks.READ_BY_CLIENTS``)."""
-    from . import wire
-
     if wire.validate(dialect, "stream", {}, schemas=schemas) is None:
         return None
     try:

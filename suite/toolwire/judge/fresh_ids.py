@@ -14,14 +14,13 @@ expectations get the check is :func:`toolwire.corpus.variants.fresh_ids_apply`.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..adapters import Adapter, Answer
+from ..corpus import Check
 from ..corpus.variants import FRESH_IDS
-
-if TYPE_CHECKING:
-    from ..adapters import Adapter, Answer
-    from ..corpus import Check
-    from .checks import CheckResult
+from ..streams.payload import StreamError, stream_events
+from .checks import CheckResult
 
 __all__ = ["VARIANT", "another_response", "call_ids", "run_fresh_ids"]
 
@@ -55,12 +54,8 @@ def call_ids(node: Any) -> set[str]:
 
 def run_fresh_ids(adapter: Adapter, check: Check, profile: dict[str, str]) -> CheckResult:
     """Translate the check's source, then the next response; fail when an invented id comes back."""
-    from .checks import CheckResult
-
     source = check.source_payload
     if check.kind == "stream":
-        from ..streams.payload import stream_events
-
         source = stream_events(source)
     sources = [source, another_response(source)]
     answers = [_translate(adapter, check, s, profile) for s in sources]
@@ -96,8 +91,6 @@ def run_fresh_ids(adapter: Adapter, check: Check, profile: dict[str, str]) -> Ch
 def _events(payload: Any) -> Any:
     """A stream output given as SSE text (``{"sse": …}``) as its events; any other output as it is."""
     if isinstance(payload, dict) and set(payload) == {"sse"}:
-        from ..streams.payload import StreamError, stream_events
-
         try:
             return stream_events(payload)
         except StreamError:

@@ -25,16 +25,21 @@ from ``events`` (when the case pins them). Variants of the same expectation (``C
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
 from ..adapters.delivery import reads_from_network
+from ..corpus import wire
+from ..corpus.capabilities import speaks_toolwire_codes
+from ..corpus.matchers import compare, format_diff, records
 from ..corpus.stream_wire import stream_wire_errors
 from ..corpus.variants import DELIVERY_PREFIX, INCREMENTAL
 from ..streams.dialects import accumulate, check_stream
 from ..streams.incremental import measure
 from ..streams.payload import StreamError, stream_events
 from ..streams.rechunk import rechunk
+from .checks import CheckResult, WireVerdict, comparable, judge, read_by_client
 
 __all__ = ["ObservedEvents", "run_stream_check"]
 
@@ -49,10 +54,6 @@ def _wire_errors(check: Any, events: list[Any]) -> list[str] | None:
 
 
 def _judge_output(check: Any, output: Any, ms: float, *, compare_events: bool, label: str = "") -> Any:
-    from ..corpus import wire
-    from ..corpus.matchers import compare, format_diff, records
-    from .checks import CheckResult, WireVerdict, comparable, read_by_client
-
     exp = check.expectation
     if not isinstance(output, list):
         return CheckResult(
@@ -117,8 +118,6 @@ def _source_events(check: Any) -> list[Any]:
 
 def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
     """Run one ``stream`` check (main or variant) against ``adapter``."""
-    from .checks import CheckResult, judge
-
     try:
         events = _source_events(check)
     except StreamError as exc:
@@ -140,8 +139,6 @@ def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
     else:
         answer = adapter.translate_stream(check.source, check.target, events, profile)
     if answer.status != "payload" or "error" in check.expectation or answer.mutated is not None:
-        from ..corpus.capabilities import speaks_toolwire_codes
-
         result = judge(check, answer, codes=speaks_toolwire_codes(adapter.capabilities))
         if label and result.message:
             result.message = label + result.message
@@ -178,8 +175,6 @@ class ObservedEvents(list):  # type: ignore[type-arg]
 def _python_trace(
     impl: Any, source: str, target: str, events: list[Any], profile: dict[str, Any]
 ) -> list[list[Any]]:
-    import copy
-
     observed = ObservedEvents(copy.deepcopy(events))
     n = len(events)
     steps: list[list[Any]] = [[] for _ in range(n + 1)]
@@ -191,8 +186,6 @@ def _python_trace(
 
 
 def _run_incremental(adapter: Any, check: Any, events: list[Any], profile: dict[str, Any]) -> Any:
-    from .checks import CheckResult
-
     steps_hook = getattr(adapter, "translate_stream_steps", None)
     if callable(steps_hook):
         answer = steps_hook(check.source, check.target, events, profile)

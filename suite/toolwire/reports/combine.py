@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..corpus import CorpusError, load_corpus
 from ..results import Results, ResultsError, read_results
 from .badges import badge_svg
 from .html import details_file, render_details, render_html
@@ -24,8 +25,6 @@ __all__ = ["combine", "main", "write_outputs"]
 
 
 def _current(corpus: str | None) -> tuple[CorpusId | None, dict | None]:
-    from ..corpus import CorpusError, load_corpus
-
     try:
         loaded = load_corpus(corpus)
     except (CorpusError, FileNotFoundError, OSError) as exc:

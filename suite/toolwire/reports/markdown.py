@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Protocol
 
+from ..results import ResultsError, read_results
 from .bugs import SHOWN_CHECKS, SHOWN_FINDINGS, Code, Finding, find_bugs
 from .scoring import (
     AREA_ORDER,
@@ -682,8 +683,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("results", help="a results.jsonl file written by `toolwire run`")
     parser.add_argument("-o", "--output", help="write the report here instead of stdout")
     args = parser.parse_args(argv)
-    from toolwire.results import ResultsError, read_results
-
     try:
         results = read_results(Path(args.results))
     except (ResultsError, OSError, ValueError) as exc:

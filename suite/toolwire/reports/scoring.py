@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..paths import corpus_dir
+
 __all__ = [
     "AREA_ORDER",
     "FAILING",
@@ -125,8 +127,6 @@ def load_features(header: dict[str, Any]) -> dict[str, dict[str, Any]]:
     if isinstance(corpus.get("path"), str):
         candidates.append(Path(corpus["path"]))
     try:
-        from toolwire.paths import corpus_dir
-
         bundled = corpus_dir()
         if (bundled / "VERSION").read_text(encoding="utf-8").strip() == corpus.get("version"):
             candidates.append(bundled)
