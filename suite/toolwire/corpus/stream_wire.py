@@ -1,6 +1,7 @@
 """Wire validation of a whole stream: every event's ``data`` against the dialect's ``stream`` schema
 (``schemas/wire/<dialect>/stream.schema.json`` describes ONE event's ``data``; canonical:
-``schemas/canonical/stream.schema.json``). Ordering is the grammar's business (:mod:`.grammar`)."""
+``schemas/canonical/stream.schema.json``). Ordering is the grammar's business
+(:mod:`toolwire.streams.dialects`)."""
 
 from __future__ import annotations
 
