@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 import pytest
+from fake_translators import Oracle
 from toolwire.adapters import Answer
 from toolwire.corpus import load_corpus, wire
 from toolwire.corpus.equivalence import empty_is_absent, normalize, scoped
@@ -355,11 +356,8 @@ def test_requests_stay_strict_about_members_the_provider_rejects(corpus: Any) ->
         and "error" not in c.expectation
         and not c.round_trip
     )
-    from toolwire_reference import translate
-
-    payload = translate(
-        "request", check.case.source_payload, source=check.source, target=check.target, profile=check.profile
-    )
+    oracle = Oracle(corpus)
+    payload = oracle.translate("request", check.source, check.target, check.source_payload, check.profile)
     assert judge(check, Answer("payload", payload=payload)).outcome == "passed"
     payload["messages"][-1]["thinking_blocks"] = None  # an unknown member, even null, is a 400 at OpenAI
     result = judge(check, Answer("payload", payload=payload))
