@@ -27,7 +27,7 @@ openai = pytest.importorskip("openai")
 
 from serve_support import Upstream, raw_answer, serve, sse_answer  # noqa: E402
 from toolwire import paths  # noqa: E402
-from toolwire.adapters.http import LoopThread  # noqa: E402
+from toolwire.adapters.upstream import LoopThread  # noqa: E402
 from toolwire.corpus import wire  # noqa: E402
 
 #: the captured Claude Code request names a model the SDK warns about

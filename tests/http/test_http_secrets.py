@@ -16,7 +16,7 @@ pytest.importorskip("aiohttp")
 
 from toolwire.adapters import load_adapter  # noqa: E402
 from toolwire.adapters.delivery import delivery_writes  # noqa: E402
-from toolwire.adapters.http import LoopThread, MockUpstream, upstream_keys, without_path_model  # noqa: E402
+from toolwire.adapters.upstream import LoopThread, MockUpstream, upstream_keys, without_path_model  # noqa: E402
 
 CLIENT_KEY = "sk-client-DO-NOT-LEAK-1111"
 UPSTREAM_KEY = "sk-upstream-DO-NOT-LEAK-2222"

@@ -4,8 +4,8 @@
 - :mod:`.inprocess`: ``python:pkg.module:obj`` (and ``reference``, the bundled translator named as a string;
   ``peer:NAME``, the bundled adapters of :mod:`toolwire.peers`);
 - :mod:`.cmd`: ``cmd:<command line>``, a process speaking docs/protocol.md;
-- :mod:`.http`: ``http:<config.toml>``, a proxy run black-box against a mock upstream
-  (:mod:`.http_errors`: the providers' error bodies; :mod:`.delivery`: how its streams are written).
+- :mod:`.http`: ``http:<config.toml>``, a proxy run black-box against a mock upstream (:mod:`.upstream`;
+  :mod:`.http_errors`: the providers' error bodies; :mod:`.delivery`: how its streams are written).
 
 :func:`load_adapter` picks one from a spec.
 """
