@@ -1,20 +1,21 @@
-"""Judging a ``stream`` check (called by ``toolwire.judge.checks.run_check``).
+"""Judging a ``stream`` check (called by :func:`toolwire.judge.run.run_check`).
 
 The main check translates the source stream and fails when an output event is invalid for the target's
 ``stream`` wire schema (``schemas/wire/<dialect>/stream.schema.json``, one event's ``data``), when the
 output breaks the target's grammar, when it does not accumulate to ``accumulated``, or when it differs
 from ``events`` (when the case pins them). Variants of the same expectation (``Check.variant``):
 
-- ``rechunk=<strategy>`` (``should``): the SOURCE stream re-chunked (:mod:`.rechunk`) must still give a
-  valid output that accumulates to ``accumulated`` (``events`` are not compared: re-chunked input may
-  legitimately give other fragments);
+- ``rechunk=<strategy>`` (``should``): the SOURCE stream re-chunked (:mod:`toolwire.streams.rechunk`) must
+  still give a valid output that accumulates to ``accumulated`` (``events`` are not compared: re-chunked
+  input may legitimately give other fragments);
 - ``delivery=coalesced`` / ``delivery=split`` (``should``): for an implementation that reads the stream
   from a network connection (the ``http:`` adapter's ``translate_stream_delivered``), the same source
   delivered in one write or with each event cut across two writes (:mod:`toolwire.adapters.delivery`) must
   still accumulate to ``accumulated``; they are checks only of such an implementation
   (``Corpus.network_delivery``);
 - ``incremental`` (``should``): the implementation is given the input one event at a time and every output
-  fragment must come at most one input event after the input made it emittable (:mod:`.incremental`).
+  fragment must come at most one input event after the input made it emittable
+  (:mod:`toolwire.streams.incremental`).
   An in-process implementation is observed through the list it is given (which records how far it has
   read) and the iterator it returns; an adapter may instead provide
   ``translate_stream_steps(source, target, events, profile) -> Answer`` whose payload is, for each input

@@ -1,7 +1,7 @@
 """Distinct translation bugs ("findings") in a results file: failing checks grouped by the rule they break.
 
 A failing check says *where* and *how* its output differs (its difference records, ``differences``: read
-back from the ``diff`` text for a format-1 file by :mod:`.report_legacy`; the wire-schema errors; the
+back from the ``diff`` text for a format-1 file by :mod:`.legacy`; the wire-schema errors; the
 refusal or crash). Many checks fail for the same few reasons, so the reports group them: every problem a
 check shows gets a *signature* and the checks sharing one form a :class:`Finding`; a check with several
 problems counts in several findings. A signature names the dialect of the output and the kind of payload,

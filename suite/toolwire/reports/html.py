@@ -1,7 +1,7 @@
 """``reports/index.html``: the combined matrix as a page to browse, offline, in one folder.
 
 The page itself is small: the matrix (features as rows grouped by area, implementations as columns, each
-cell coloured by status), filters, and per implementation its translation bugs (``report_bugs``
+cell coloured by status), filters, and per implementation its translation bugs (:mod:`.bugs`
 findings). The failing checks with their diffs, most of the weight, are in one ``<name>.details.js`` per
 implementation next to the page, loaded on demand (a ``<script src>``: a page opened from ``file://`` may
 not ``fetch()`` a file beside it in Chromium, but it may load a script), when a cell, a finding or an
@@ -458,7 +458,7 @@ SHOWN_BUGS = 15
 
 
 def _bugs(impl: Implementation, findings: list[Finding]) -> list[str]:
-    """The first findings of the implementation (``report_bugs``), the most checks first, as at the top of
+    """The first findings of the implementation (:mod:`.bugs`), the most checks first, as at the top of
     its Markdown report."""
     if not findings:
         return []

@@ -2,7 +2,7 @@
 
 :func:`build` checks that the results belong together (one corpus version and hash, unless stale ones are
 allowed), and gathers per implementation the tallies per level, area and feature and the failing checks.
-:func:`render_markdown` writes the matrix as a Markdown table (``reports/README.md``); ``report_html``
+:func:`render_markdown` writes the matrix as a Markdown table (``reports/README.md``); :mod:`.html`
 and ``badges`` render the same :class:`Matrix`. Everything is a function of the results files and the
 corpus's features (no clock, no absolute paths), so the same inputs always give the same bytes.
 """
