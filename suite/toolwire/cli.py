@@ -24,9 +24,12 @@ __all__ = ["build_parser", "main", "run"]
 
 #: subcommands implemented elsewhere: name -> (module, one-line help)
 DELEGATED = {
-    "lint": ("toolwire.lint", "check the corpus: schemas, ids, features, wire validity of every payload"),
+    "lint": (
+        "toolwire.corpus.lint",
+        "check the corpus: schemas, ids, features, wire validity of every payload",
+    ),
     "report": (
-        "toolwire.report_cmd",
+        "toolwire.reports.cmd",
         "Markdown report of a results.jsonl file; 'report combine' (HTML matrix, badges), 'report diff'",
     ),
     "translate": ("toolwire.translate_cmd", "translate one payload with the reference translator"),
@@ -193,7 +196,7 @@ def run(args: argparse.Namespace, argv: Sequence[str] = ()) -> int:
 def _run_loaded(
     args: argparse.Namespace, argv: Sequence[str], corpus: Corpus, adapter: Adapter, workers: int
 ) -> int:
-    from .capabilities import problems
+    from .corpus.capabilities import problems
     from .results import ResultsError, read_results
     from .runner import Run, RunOptions, run_checks
 
@@ -264,11 +267,11 @@ def _run_loaded(
     print(f"toolwire: wrote {results_path}")
     status = 0
     try:
-        report_md = importlib.import_module("toolwire.report_md")
+        report_md = importlib.import_module("toolwire.reports.markdown")
     except ModuleNotFoundError as exc:
-        if exc.name != "toolwire.report_md":
+        if exc.name != "toolwire.reports.markdown":
             raise
-        print("toolwire: toolwire.report_md is not available; no Markdown report written")
+        print("toolwire: toolwire.reports.markdown is not available; no Markdown report written")
     else:
         try:
             md_path.write_text(report_md.render(results), encoding="utf-8")

@@ -23,6 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .corpus import CorpusError, load_corpus, resolve_profile
+from .corpus.wire import validate_file
+from .results import ResultsError, read_results
+
 __all__ = [
     "SCHEMA",
     "TABLE",
@@ -166,8 +170,6 @@ def parse(text: str, path: Path | str, corpus: Any | None = None) -> list[Entry]
 
     With ``corpus``, case ids, dialects and profile keys/values must exist in it.
     """
-    from .wire import validate_file
-
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -403,8 +405,6 @@ def _narrow(rec: dict[str, Any], corpus: Any, reason: str, issue: str | None) ->
 
 
 def _defaults(corpus: Any) -> dict[str, Any]:
-    from .corpus import resolve_profile
-
     return resolve_profile(corpus.profiles or {}, None)
 
 
@@ -450,8 +450,6 @@ def update(records: list[dict[str, Any]], existing: list[Entry], corpus: Any, re
 
 
 def _load_corpus(override: str | None, results: Any | None = None) -> Any:
-    from .corpus import load_corpus
-
     if override is None and results is not None:
         recorded = ((results.header or {}).get("corpus") or {}).get("path")
         if recorded and Path(recorded).is_dir():
@@ -474,8 +472,6 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 def _cmd_update(args: argparse.Namespace) -> int:
-    from .results import ResultsError, read_results
-
     try:
         results = read_results(args.results)
     except ResultsError as exc:
@@ -543,8 +539,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 2
-    from .corpus import CorpusError
-
     try:
         if args.command == "check":
             return _cmd_check(args)

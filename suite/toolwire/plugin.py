@@ -19,6 +19,7 @@ test cases are classed by suite, area and kind (``toolwire.tools.tools``).
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -257,8 +258,8 @@ class SuiteRun:
 
     def __init__(self, key: str, settings: SuiteSettings, config: pytest.Config) -> None:
         from .adapters import AdapterError, load_adapter
-        from .capabilities import problems
         from .corpus import CorpusError, load_corpus
+        from .corpus.capabilities import problems
 
         self.key = key
         self.settings = settings
@@ -432,7 +433,7 @@ class ToolwirePlugin:
         if found is None or found[1].id in found[0].run.records or not report.failed:
             return
         # a failure without a record: the worker crashed or pytest broke around the check
-        from .checks import CheckResult
+        from .judge.checks import CheckResult
         from .results import check_record
 
         suite, check = found
@@ -462,8 +463,6 @@ class ToolwirePlugin:
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if self.is_worker:
             return
-        import sys
-
         argv = RUN_ARGV if RUN_ARGV is not None else sys.argv[:1] + list(self.config.invocation_params.args)
         for suite in self.ran():
             if exitstatus == pytest.ExitCode.INTERRUPTED:

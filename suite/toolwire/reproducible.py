@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from .paths import corpus_dir
 from .results import read_results, write_results
 
 __all__ = ["UNRECORDED", "canonical_argv", "pin", "scrub", "timestamp"]
@@ -68,8 +69,6 @@ def relative_path(path: str | os.PathLike[str], base: Path | None = None) -> str
     except ValueError:
         pass
     try:
-        from .paths import corpus_dir
-
         if p == corpus_dir().resolve():
             return "<bundled>"
     except FileNotFoundError:

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .checks import OUTCOMES, CheckResult
 from .corpus import Check, Corpus
+from .judge.checks import OUTCOMES, CheckResult
 
 __all__ = [
     "FORMAT",
@@ -35,7 +35,7 @@ __all__ = [
 
 #: 2: check records carry ``differences`` (structured records of the diff); 1 had the diff text only
 FORMAT = 2
-#: formats this version reads (the reports read a format-1 diff through ``report_legacy``)
+#: formats this version reads (the reports read a format-1 diff through ``reports.legacy``)
 READABLE_FORMATS = (1, 2)
 LEVELS = ("must", "should", "may")
 

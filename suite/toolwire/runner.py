@@ -88,7 +88,7 @@ class Run:
     _unmatched: list[Any] | None = None
 
     def __post_init__(self) -> None:
-        from .delivery import reads_from_network
+        from .adapters.delivery import reads_from_network
 
         self.corpus.network_delivery = reads_from_network(self.adapter)
 
@@ -149,8 +149,8 @@ class Run:
 
     def closing_lines(self, selection: str | None) -> list[str]:
         """The lines a run ends with: counts, why nothing applied, why it is partial, stale expectations."""
+        from .reports.scoring import errored_streak
         from .results import summary_line
-        from .scoring import errored_streak
 
         lines = [summary_line(list(self.records.values()))]
         streak = errored_streak(self.records.values())
@@ -194,7 +194,7 @@ class Run:
 def execute(adapter: Adapter, check: Check, corpus: Corpus, expectations: Any = None) -> dict[str, Any]:
     """Run one check; its results record (an expectations entry that lists it turns failed into xfailed
     and passed into xpassed)."""
-    from .checks import run_check
+    from .judge import run_check
     from .results import check_record
 
     record = check_record(check, run_check(adapter, check, corpus.profiles))
@@ -368,7 +368,7 @@ def _worker_start(options: RunOptions, expectations_path: str | None) -> None:
             from .expectations import load
 
             expectations = load(expectations_path, corpus)
-        from .delivery import reads_from_network
+        from .adapters.delivery import reads_from_network
 
         corpus.network_delivery = reads_from_network(adapter)  # the checks of this implementation
     except Exception as exc:
@@ -422,7 +422,7 @@ def _run_parallel(run: Run, options: RunOptions, checks: list[Check], progress: 
     """Hand the checks out in batches to worker processes; stop handing out at --max-errors. When a worker
     process dies (a translator that kills its interpreter), the batches it took down run again one check
     at a time, so the check that kills a worker is the one blamed."""
-    from .checks import CheckResult
+    from .judge.checks import CheckResult
     from .results import check_record
 
     size = max(1, min(_BATCH, len(checks) // (options.workers * 4)))

@@ -11,12 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fake_translators import Oracle
 from toolwire.adapters import PythonAdapter
-from toolwire.capabilities import problems
-from toolwire.checks import applicable, run_check
+from toolwire.adapters.http import client_refusal
 from toolwire.corpus import load_corpus
-from toolwire.http_adapter import client_refusal
-from toolwire.projection import project_choice, project_path, project_tools
+from toolwire.corpus.capabilities import problems
+from toolwire.corpus.projection import project_choice, project_path, project_tools
+from toolwire.judge import applicable, run_check
 from toolwire_reference.translator import Translator
 
 CORPUS = load_corpus()
@@ -29,7 +30,8 @@ WEATHER = {
 
 
 class Declaring(Translator):
-    """The reference, declaring what the test says (and refusing with its own codes unless told)."""
+    """The reference, declaring what the test says (and refusing with its own codes unless told): for the
+    checks lifted into requests, which need a translator of whole requests; the other tests use fakes."""
 
     def __init__(self, kinds: dict[str, list[list[str]]], profiles: dict[str, list[str]] | None = None,
                  codes: str = "toolwire") -> None:
@@ -204,7 +206,7 @@ def test_a_typo_exits_2_and_a_run_where_nothing_applies_does_not_pass(
 
 
 def test_a_foreign_refusal_passes_where_a_refusal_is_expected_and_codes_count_when_declared() -> None:
-    class Foreign(Declaring):
+    class Foreign(Oracle):
         def translate(self, kind: str, source: str, target: str, payload: Any, profile: Any) -> Any:
             try:
                 return super().translate(kind, source, target, payload, profile)
@@ -212,8 +214,10 @@ def test_a_foreign_refusal_passes_where_a_refusal_is_expected_and_codes_count_wh
                 raise GatewayError(f"cannot translate: {exc}") from None
 
     pair = {"tools": [["canonical", "gemini"]]}
-    own = {c.id: r for c, r in run_all(Foreign(pair, codes="own")) if r.outcome != "skipped"}
-    strict = {c.id: r for c, r in run_all(Foreign(pair, codes="toolwire")) if r.outcome != "skipped"}
+    own = {c.id: r for c, r in run_all(Foreign(CORPUS, kinds=pair, codes="own")) if r.outcome != "skipped"}
+    strict = {
+        c.id: r for c, r in run_all(Foreign(CORPUS, kinds=pair, codes="toolwire")) if r.outcome != "skipped"
+    }
     refusals = [i for i, r in own.items() if r.actual_error is not None]
     assert refusals
     assert all(own[i].outcome == "passed" for i in refusals)
@@ -231,7 +235,7 @@ def test_a_4xx_error_body_over_http_is_a_refusal() -> None:
 
 
 def test_the_report_names_features_a_declared_pair_carries_but_a_policy_kept_out() -> None:
-    from toolwire.report_md import _unreached
+    from toolwire.reports.markdown import _unreached
 
     checks = [
         {"features": ["text.malformed"], "outcome": "skipped",
@@ -246,7 +250,7 @@ def test_the_report_names_features_a_declared_pair_carries_but_a_policy_kept_out
 
 
 def test_a_translator_that_mutates_its_input_fails_even_when_its_output_is_right() -> None:
-    class Mutating(Declaring):
+    class Mutating(Oracle):
         def translate(self, kind: str, source: str, target: str, payload: Any, profile: Any) -> Any:
             out = super().translate(kind, source, target, payload, profile)
             if isinstance(payload, list) and payload:
@@ -254,13 +258,13 @@ def test_a_translator_that_mutates_its_input_fails_even_when_its_output_is_right
             return out
 
     pair = {"tools": [["openai-chat", "anthropic"]]}
-    results = [(c, r) for c, r in run_all(Mutating(pair)) if r.outcome != "skipped"]
+    results = [(c, r) for c, r in run_all(Mutating(CORPUS, kinds=pair)) if r.outcome != "skipped"]
     # every check whose translation returned (and so popped) fails; a refusal happens before the pop
     popped = [r for c, r in results if c.source_payload and r.actual_error is None]
     assert popped and all(r.outcome == "failed" for r in popped)
     assert all("mutated its input" in (r.message or "") and "differs afterwards at /" in (r.message or "")
                for r in popped)
-    honest = [r for c, r in run_all(Declaring(pair)) if r.outcome != "skipped"]
+    honest = [r for c, r in run_all(Oracle(CORPUS, kinds=pair)) if r.outcome != "skipped"]
     assert honest and all(r.outcome == "passed" for r in honest)
 
 

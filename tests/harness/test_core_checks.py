@@ -12,8 +12,8 @@ import pytest
 from core_support import CASES, make_corpus, write_translator
 from toolwire import paths
 from toolwire.adapters import AdapterError, load_adapter
-from toolwire.checks import applicable, run_check
 from toolwire.corpus import CorpusError, check_id, load_corpus
+from toolwire.judge import applicable, run_check
 from toolwire.results import (
     ResultsError,
     check_record,
@@ -303,8 +303,9 @@ def test_load_adapter_forms(tiny: str) -> None:
 
 def test_harness_modules_never_import_the_reference() -> None:
     code = (
-        "import sys, toolwire.corpus, toolwire.matchers, toolwire.wire, toolwire.protocol, toolwire.adapters,"
-        " toolwire.checks, toolwire.results, toolwire.plugin, toolwire.cli;"
+        "import sys, toolwire.corpus, toolwire.corpus.matchers, toolwire.corpus.wire, toolwire.protocol,"
+        " toolwire.adapters,"
+        " toolwire.judge.checks, toolwire.results, toolwire.plugin, toolwire.cli;"
         " sys.exit('toolwire_reference' in sys.modules)"
     )
     assert subprocess.run([sys.executable, "-c", code], timeout=60).returncode == 0
@@ -347,7 +348,7 @@ def test_results_roundtrip(tiny: str, corpus_dir: Path, tmp_path: Path) -> None:
     )
     schema = paths.schemas_dir() / "results.schema.json"
     if schema.is_file():
-        from toolwire.wire import validate_file
+        from toolwire.corpus.wire import validate_file
 
         for line in lines:
             assert validate_file("results.schema.json", line) == [], line

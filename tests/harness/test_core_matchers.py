@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from toolwire.matchers import Difference, compare, format_diff, instantiate, is_matcher
+from toolwire.corpus.matchers import Difference, compare, format_diff, instantiate, is_matcher
 
 
 def ok(expected, actual) -> bool:
@@ -251,7 +251,7 @@ def test_instantiate() -> None:
 
 
 def test_optional_member_may_be_absent_or_match() -> None:
-    from toolwire.matchers import compare
+    from toolwire.corpus.matchers import compare
 
     expected = {"a": 1, "logprobs": {"$optional": None}}
     assert compare(expected, {"a": 1}) == []
@@ -261,7 +261,7 @@ def test_optional_member_may_be_absent_or_match() -> None:
 
 
 def test_different_captures_must_bind_different_ids() -> None:
-    from toolwire.matchers import compare
+    from toolwire.corpus.matchers import compare
 
     expected = [{"$id": {"prefix": "toolu_", "capture": "a"}}, {"$id": {"prefix": "toolu_", "capture": "b"}}]
     assert compare(expected, ["toolu_1", "toolu_2"]) == []

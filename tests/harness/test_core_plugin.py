@@ -170,7 +170,7 @@ def test_toolwire_run_end_to_end(work: Path) -> None:
     assert lines[-1]["complete"] is True and lines[-1]["counts"]["passed"] == 5
     assert lines[0]["run"]["argv"][:2] == ["toolwire", "run"]
     try:
-        import toolwire.report_md  # noqa: F401
+        import toolwire.reports.markdown  # noqa: F401
     except ModuleNotFoundError:
         assert "no Markdown report" in proc.stdout
     else:

@@ -1,5 +1,5 @@
-"""Equivalent spellings and the judged scope (toolwire.equivalence, INTERPRETING.md "Equivalent spellings"),
-with the bundled dialect descriptors, and how a check uses them."""
+"""Equivalent spellings and the judged scope (toolwire.corpus.equivalence, INTERPRETING.md "Equivalent
+spellings"), with the bundled dialect descriptors, and how a check uses them."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import json
 from typing import Any
 
 import pytest
-from toolwire import wire
+from fake_translators import Oracle
 from toolwire.adapters import Answer
-from toolwire.checks import judge
-from toolwire.corpus import load_corpus
-from toolwire.equivalence import empty_is_absent, normalize, scoped
-from toolwire.matchers import compare
+from toolwire.corpus import load_corpus, wire
+from toolwire.corpus.equivalence import empty_is_absent, normalize, scoped
+from toolwire.corpus.matchers import compare
+from toolwire.judge.checks import judge
 
 
 @pytest.fixture(scope="module")
@@ -388,11 +388,8 @@ def test_requests_stay_strict_about_members_the_provider_rejects(corpus: Any) ->
         and "error" not in c.expectation
         and not c.round_trip
     )
-    from toolwire_reference import translate
-
-    payload = translate(
-        "request", check.case.source_payload, source=check.source, target=check.target, profile=check.profile
-    )
+    oracle = Oracle(corpus)
+    payload = oracle.translate("request", check.source, check.target, check.source_payload, check.profile)
     assert judge(check, Answer("payload", payload=payload)).outcome == "passed"
     payload["messages"][-1]["thinking_blocks"] = None  # an unknown member, even null, is a 400 at OpenAI
     result = judge(check, Answer("payload", payload=payload))
@@ -419,7 +416,7 @@ def test_wire_tolerance_finds_unknown_members_inside_one_branch_of_a_oneof() -> 
 
 
 def test_what_a_client_ignores_is_empty_or_an_extension_at_any_depth() -> None:
-    from toolwire.checks import WireVerdict
+    from toolwire.judge.checks import WireVerdict
 
     verdict = WireVerdict(
         None, [], {"/x/rejected"}, frozenset({"usage", "completion_tokens_details", "tool_calls"})

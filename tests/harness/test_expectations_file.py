@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 from core_support import make_corpus
-from toolwire.checks import CheckResult
 from toolwire.corpus import load_corpus
 from toolwire.expectations import Entry, ExpectationsError, dumps, load, main, parse, update
+from toolwire.judge.checks import CheckResult
 from toolwire.results import check_record
 
 BASIC = '[[known-failure]]\ncase = "tools/basic"\nreason = "x"\n'

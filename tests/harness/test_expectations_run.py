@@ -98,7 +98,7 @@ def test_listed_failures_are_xfailed_with_their_diff(work: Path) -> None:
         assert "description" in rec["diff"]  # the failure is still recorded
     assert "expected_failure" not in recs["choice/auto[canonical>openai-chat]"]
     assert foot["counts"]["xfailed"] == 2 and foot["counts"]["failed"] == 0 and foot["complete"] is True
-    from toolwire.wire import validate_file
+    from toolwire.corpus.wire import validate_file
 
     for line in lines:
         assert validate_file("results.schema.json", line) == [], line

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from toolwire import lint as lint_mod
-from toolwire.lint import Problem, lint
+from toolwire.corpus import lint as lint_mod
+from toolwire.corpus.lint import Problem, lint
 from toolwire.paths import corpus_dir
 
 REAL = corpus_dir()
@@ -497,7 +497,7 @@ def test_vocabulary_files_valid_for_their_schemas(corpus: Path) -> None:
 
 
 def _kind_without_schema(dialect: str) -> str:
-    from toolwire import wire
+    from toolwire.corpus import wire
 
     for kind in ("text", "stream", "response", "request"):
         if not wire.schema_path(dialect, kind).is_file():

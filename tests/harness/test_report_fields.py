@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from test_report_md import _check, _footer, _header, write_results
-from toolwire.report_md import render
+from toolwire.reports.markdown import render
 from toolwire.results import read_results
 
 FEATURES = [

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 from result_records import check_rec
-from toolwire import report_md
-from toolwire.report_md import percent, render
+from toolwire.reports import markdown as report_md
+from toolwire.reports.markdown import percent, render
 from toolwire.results import read_results
 
 FEATURES = [

@@ -14,10 +14,10 @@ import pytest
 from core_support import make_corpus
 from toolwire import paths
 from toolwire.adapters import load_adapter
-from toolwire.checks import applicable, run_check
 from toolwire.corpus import load_corpus
+from toolwire.corpus.wire import validate_file
+from toolwire.judge import applicable, run_check
 from toolwire.results import check_record, read_results
-from toolwire.wire import validate_file
 
 SOURCE: dict[str, Any] = {
     "system": "be brief",

@@ -1,4 +1,4 @@
-"""Wire verdicts are kept between runs under a key that cannot go stale (toolwire.verdict_cache)."""
+"""Wire verdicts are kept between runs under a key that cannot go stale (toolwire.corpus.verdict_cache)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from toolwire.paths import schemas_dir
 SCRIPT = """
 import json, sys
 from pathlib import Path
-from toolwire import wire
+from toolwire.corpus import wire
 payload = {"tool_choice": "sometimes"}
 print(json.dumps(wire.validate("openai-chat", "tool_choice", payload, Path(sys.argv[1]))))
 """

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toolwire.http_adapter import LoopThread
+from toolwire.adapters.upstream import LoopThread
 
 Script = Callable[[Any, Any], Awaitable[Any]]
 

@@ -26,8 +26,9 @@ anthropic = pytest.importorskip("anthropic")
 openai = pytest.importorskip("openai")
 
 from serve_support import Upstream, raw_answer, serve, sse_answer  # noqa: E402
-from toolwire import paths, wire  # noqa: E402
-from toolwire.http_adapter import LoopThread  # noqa: E402
+from toolwire import paths  # noqa: E402
+from toolwire.adapters.upstream import LoopThread  # noqa: E402
+from toolwire.corpus import wire  # noqa: E402
 
 #: the captured Claude Code request names a model the SDK warns about
 pytestmark = pytest.mark.filterwarnings("ignore:The model .* is deprecated:DeprecationWarning")

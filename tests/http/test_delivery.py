@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("aiohttp")
 
 from test_http_proxy import records, toolwire_run  # noqa: E402
-from toolwire.delivery import delivery_writes  # noqa: E402
+from toolwire.adapters.delivery import delivery_writes  # noqa: E402
 from toolwire.streams.sse import events_from_sse  # noqa: E402
 
 HERE = Path(__file__).resolve().parent

@@ -18,7 +18,7 @@ import pytest
 pytest.importorskip("aiohttp")
 
 from toolwire.adapters import load_adapter  # noqa: E402
-from toolwire.http_adapter import MINIMAL_REQUESTS  # noqa: E402
+from toolwire.adapters.http import MINIMAL_REQUESTS  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 SECRET = "sk-toolwire-test-DO-NOT-LEAK-4242"
@@ -290,7 +290,7 @@ def test_a_response_check_asks_for_the_model_the_upstream_answers_with(adapter) 
 
 
 def test_reply_model_is_a_plain_name_or_none() -> None:
-    from toolwire.http_adapter import reply_model
+    from toolwire.adapters.http import reply_model
 
     assert reply_model("openai-chat", {"model": "gpt-4o-mini-2024-07-18"}) == "gpt-4o-mini-2024-07-18"
     assert reply_model("gemini", {"modelVersion": "gemini-2.5-flash"}) == "gemini-2.5-flash"
@@ -301,7 +301,7 @@ def test_reply_model_is_a_plain_name_or_none() -> None:
 
 
 def test_a_gateway_error_is_a_refusal_only_for_an_upstream_reply() -> None:
-    from toolwire.http_adapter import client_refusal
+    from toolwire.adapters.http import client_refusal
 
     body = {"error": {"message": "Provider error: no choices", "type": "api_error"}}
     assert client_refusal(body, 502, upstream_reply=True)["code"] == "http.502.api_error"

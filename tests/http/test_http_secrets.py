@@ -15,8 +15,8 @@ import pytest
 pytest.importorskip("aiohttp")
 
 from toolwire.adapters import load_adapter  # noqa: E402
-from toolwire.delivery import delivery_writes  # noqa: E402
-from toolwire.http_adapter import LoopThread, MockUpstream, upstream_keys, without_path_model  # noqa: E402
+from toolwire.adapters.delivery import delivery_writes  # noqa: E402
+from toolwire.adapters.upstream import LoopThread, MockUpstream, upstream_keys, without_path_model  # noqa: E402
 
 CLIENT_KEY = "sk-client-DO-NOT-LEAK-1111"
 UPSTREAM_KEY = "sk-upstream-DO-NOT-LEAK-2222"
@@ -227,8 +227,8 @@ def test_a_proxy_that_stops_accepting_connections_is_restarted(tmp_path: Path) -
 
 
 def test_a_done_after_a_responses_stream_changes_nothing_a_client_accumulates() -> None:
-    from toolwire.descriptors import descriptor
-    from toolwire.streams.accumulate import accumulate
+    from toolwire.corpus.descriptors import descriptor
+    from toolwire.streams.dialects import accumulate
 
     events = descriptor("openai-responses")["minimal_reply"]["stream"]
     done = [{"data": "[DONE]"}]

@@ -9,9 +9,9 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from toolwire.capabilities import problems
+from toolwire.adapters.http import load_config
 from toolwire.corpus import load_corpus
-from toolwire.http_adapter import load_config
+from toolwire.corpus.capabilities import problems
 
 REPO = Path(__file__).resolve().parents[2]
 RECIPES = sorted((REPO / "integrations").glob("*/*.toml"))

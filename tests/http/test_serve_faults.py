@@ -24,7 +24,8 @@ from serve_support import (  # noqa: E402
     serve,
     sse_answer,
 )
-from toolwire.http_adapter import MINIMAL_REQUESTS, LoopThread, _error_codes, minimal_response, refusal_in  # noqa: E402
+from toolwire.adapters.http import MINIMAL_REQUESTS, _error_codes, refusal_in  # noqa: E402
+from toolwire.adapters.upstream import LoopThread, minimal_response  # noqa: E402
 from toolwire_reference.streams.sse import read_sse  # noqa: E402
 
 CODES = _error_codes()

@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("aiohttp")
 
 from serve_support import CHAT_STREAM_END, Upstream, chat_chunk, serve, sse_answer  # noqa: E402
-from toolwire.http_adapter import LoopThread  # noqa: E402
+from toolwire.adapters.upstream import LoopThread  # noqa: E402
 from toolwire_reference.streams.sse import read_sse  # noqa: E402
 
 STREAMS = 200

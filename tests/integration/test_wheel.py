@@ -42,7 +42,7 @@ def test_installed_wheel_finds_bundled_corpus(wheel: Path, tmp_path: Path) -> No
         check=True, capture_output=True, timeout=300,
     )
     code = (
-        "import toolwire.paths as p, toolwire.lint as l, sys;"
+        "import toolwire.paths as p, toolwire.corpus.lint as l, sys;"
         "print(p.corpus_dir()); print(p.schemas_dir());"
         "sys.exit(1 if l.lint(p.corpus_dir()) else 0)"
     )

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 from toolwire.adapters import load_adapter
+from toolwire.judge.streams import ObservedEvents
 from toolwire.peers import PEERS, missing_modules
-from toolwire.streams.judge import ObservedEvents
 
 REPO = Path(__file__).resolve().parents[2]
 KINDS = {"tools", "tool_choice", "request", "response", "stream", "text"}

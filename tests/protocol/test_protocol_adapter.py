@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from protocol_support import python_cmd, write_toy
 from toolwire.adapters import AdapterError, default_timeout, load_adapter
-from toolwire.subprocess_adapter import MAX_ANSWER_DEPTH, ProtocolWarning, SubprocessAdapter
-from toolwire.wire import validate_file
+from toolwire.adapters.cmd import MAX_ANSWER_DEPTH, ProtocolWarning, SubprocessAdapter
+from toolwire.corpus.wire import validate_file
 
 
 @pytest.fixture

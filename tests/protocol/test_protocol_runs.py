@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from protocol_support import REPO, python_cmd, read_records, small_corpus, toolwire_run
 from toolwire.adapters import load_adapter
-from toolwire.checks import run_check
 from toolwire.corpus import load_corpus, resolve_profile
+from toolwire.judge import run_check
 
 REFERENCE_HARNESS = "cmd:python -m toolwire_reference.harness"
 

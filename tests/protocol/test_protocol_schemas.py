@@ -11,8 +11,8 @@ import pytest
 from jsonschema.validators import validator_for
 from protocol_support import REPO
 from toolwire.corpus import load_corpus
+from toolwire.corpus.wire import validate_file
 from toolwire.streams.payload import stream_events
-from toolwire.wire import validate_file
 from toolwire_reference.harness import Session, main
 from toolwire_reference.streams import translate_stream
 

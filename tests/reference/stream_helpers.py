@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 import stream_captures
-from toolwire.streams.accumulate import accumulate
+from toolwire.streams.dialects import accumulate
 from toolwire_reference.profiles import resolve_profile
 from toolwire_reference.translate import codec
 

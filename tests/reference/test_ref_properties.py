@@ -21,8 +21,8 @@ import pytest
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-from toolwire import wire  # noqa: E402
-from toolwire.streams.validate import stream_wire_errors  # noqa: E402
+from toolwire.corpus import wire  # noqa: E402
+from toolwire.corpus.stream_wire import stream_wire_errors  # noqa: E402
 from toolwire_reference import TranslationError, translate  # noqa: E402
 from toolwire_reference.rules import DIALECTS, KINDS, PROFILE_VALUES  # noqa: E402
 

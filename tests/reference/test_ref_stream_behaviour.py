@@ -9,8 +9,7 @@ import tracemalloc
 
 import pytest
 from stream_helpers import DIALECTS, accumulated, capture_streams
-from toolwire.streams.accumulate import accumulate
-from toolwire.streams.grammar import check_stream
+from toolwire.streams.dialects import accumulate, check_stream
 from toolwire_reference import TranslationError, Translator, translate_stream
 from toolwire_reference.streams.gemini import PartialArgsWriter
 from toolwire_reference.streams.sse import format_event, read_sse

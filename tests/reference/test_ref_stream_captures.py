@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from stream_helpers import DIALECTS, accumulated, capture_streams, expected
-from toolwire.streams.grammar import check_stream
+from toolwire.streams.dialects import check_stream
 from toolwire_reference import translate, translate_stream
 
 STREAMS = capture_streams()

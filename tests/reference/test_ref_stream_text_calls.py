@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import pytest
 from stream_helpers import DIALECTS
-from toolwire.streams.accumulate import accumulate
-from toolwire.streams.grammar import check_stream
+from toolwire.streams.dialects import accumulate, check_stream
 from toolwire_reference import TranslationError, Translator, translate_stream
 from toolwire_reference.text import parse_text
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 from browser_support import Browser, find_chromium
-from toolwire.report_combine import combine, write_outputs
-from toolwire.scoring import LEVELS
+from toolwire.reports.combine import combine, write_outputs
+from toolwire.reports.scoring import LEVELS
 
 REPORTS = Path(__file__).resolve().parents[2] / "reports"
 CHROMIUM = find_chromium()

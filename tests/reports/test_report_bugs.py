@@ -1,5 +1,5 @@
-"""Failing checks grouped into distinct translation bugs (`toolwire.report_bugs`) and the Markdown section
-"Translation bugs found" that lists them (`toolwire.report_md`)."""
+"""Failing checks grouped into distinct translation bugs (`toolwire.reports.bugs`) and the Markdown section
+"Translation bugs found" that lists them (`toolwire.reports.markdown`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from result_records import check_rec
-from toolwire.report_bugs import SHOWN_FINDINGS, Code, Finding, find_bugs, pointer_pattern
-from toolwire.report_md import github_anchor, render
+from toolwire.reports.bugs import SHOWN_FINDINGS, Code, Finding, find_bugs, pointer_pattern
+from toolwire.reports.markdown import github_anchor, render
 
 
 def check(

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from reports_support import HASH, check, header, peer_checks, reference_checks, write, write_corpus
 from toolwire.cli import main as cli
-from toolwire.report_combine import combine, write_outputs
-from toolwire.report_html import _slug
-from toolwire.report_matrix import STALE_TEXT, CombineError, CorpusId, build
+from toolwire.reports.combine import combine, write_outputs
+from toolwire.reports.html import _slug
+from toolwire.reports.matrix import STALE_TEXT, CombineError, CorpusId, build
 from toolwire.results import read_results
 
 
@@ -301,7 +301,7 @@ def test_badge_is_valid_svg_with_the_must_score(tmp_path: Path, results: list[Pa
 
 
 def test_badge_widths_and_colours():
-    from toolwire.badges import badge_svg, colour, text_width
+    from toolwire.reports.badges import badge_svg, colour, text_width
 
     assert text_width("97%") < text_width("100%") < text_width("toolwire-must")
     assert colour(1, 1) == "#4c1" and colour(0, 0) == "#9f9f9f"

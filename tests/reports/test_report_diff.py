@@ -6,7 +6,7 @@ from pathlib import Path
 
 from reports_support import check, header, write
 from toolwire.cli import main as cli
-from toolwire.report_diff import compare
+from toolwire.reports.diff import compare
 from toolwire.results import read_results
 
 OLD = [

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 from toolwire.corpus import load_corpus
-from toolwire.report_combine import combine, write_outputs
-from toolwire.report_matrix import STALE_TEXT, CorpusId
+from toolwire.reports.combine import combine, write_outputs
+from toolwire.reports.matrix import STALE_TEXT, CorpusId
 from toolwire.results import read_results
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 from reports_support import check, header, write
+from toolwire.corpus.wire import validate_file
 from toolwire.reproducible import canonical_argv, pin, scrub, timestamp
 from toolwire.results import read_results
-from toolwire.wire import validate_file
 
 
 @pytest.fixture
@@ -74,7 +74,7 @@ def test_scrub_leaves_plain_text_alone():
 
 
 def test_markdown_report_of_a_reproducible_run(results: Path):
-    from toolwire.report_md import render
+    from toolwire.reports.markdown import render
 
     pin(results, ["toolwire", "run"])
     text = render(read_results(results))

@@ -7,8 +7,8 @@ from collections.abc import Callable
 
 import pytest
 import stream_captures
-from toolwire.streams.accumulate import accumulate
-from toolwire.streams.grammar import Violation, check_stream
+from toolwire.streams.dialects import accumulate, check_stream
+from toolwire.streams.grammar import Violation
 from toolwire.streams.payload import StreamError
 
 CAPTURED = {label: events for label, _, events in stream_captures.streams()}
@@ -331,8 +331,7 @@ def test_error_events_end_a_stream_and_accumulate_to_the_error() -> None:
 def test_a_done_line_after_an_anthropic_stream_is_what_the_sdk_skips() -> None:
     """The official Anthropic SDK dispatches on SSE event names, so a nameless `data: [DONE]` (which some
     proxies append) never reaches it: no violation, and the accumulated message is unchanged."""
-    from toolwire.streams.accumulate import accumulate
-    from toolwire.streams.grammar import check_stream
+    from toolwire.streams.dialects import accumulate, check_stream
 
     start = {"type": "message_start", "message": {
         "id": "msg_1", "type": "message", "role": "assistant", "model": "m", "content": [],

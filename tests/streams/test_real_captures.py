@@ -7,9 +7,8 @@ import json
 
 import pytest
 import stream_captures
-from toolwire import wire
-from toolwire.streams.accumulate import accumulate
-from toolwire.streams.grammar import check_stream
+from toolwire.corpus import wire
+from toolwire.streams.dialects import accumulate, check_stream
 
 STREAMS = stream_captures.streams()
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 import stream_captures
-from toolwire import wire
-from toolwire.streams.accumulate import accumulate, fragments
-from toolwire.streams.grammar import check_stream
+from toolwire.corpus import wire
+from toolwire.streams.dialects import accumulate, check_stream, fragments
 from toolwire.streams.rechunk import STRATEGIES, rechunk
 from toolwire.streams.sse import events_from_sse, sse_from_events
 

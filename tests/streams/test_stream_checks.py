@@ -12,9 +12,9 @@ import pytest
 import stream_captures
 from toolwire import paths
 from toolwire.adapters import load_adapter
-from toolwire.checks import run_check
 from toolwire.corpus import load_corpus
-from toolwire.streams.accumulate import accumulate
+from toolwire.judge import run_check
+from toolwire.streams.dialects import accumulate
 
 TRANSLATORS = '''
 from toolwire.protocol import TranslationRefusal

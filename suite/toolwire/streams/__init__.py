@@ -1,10 +1,13 @@
-"""Streams (issue 4, harness side): SSE framing (:mod:`.sse`), a grammar per dialect (:mod:`.grammar` and
-``grammar_<dialect>``), accumulators (:mod:`.accumulate`), re-chunking (:mod:`.rechunk`), the
-incrementality measure (:mod:`.incremental`), per-event wire validation (:mod:`.validate`) and the judging
-of ``stream`` checks (:mod:`.judge`). Payload model: ``corpus/RULES.md, "Streams"``."""
+"""Streams, harness side: SSE framing (:mod:`.sse`), stream payloads (:mod:`.payload`), one folder per dialect
+holding its grammar and its accumulator side by side (``<dialect>/grammar.py``, ``<dialect>/accumulate.py``)
+over the shared engines (:mod:`.grammar`, :mod:`.accumulate`), found by name in :mod:`.dialects`;
+re-chunking (:mod:`.rechunk`) and the incrementality measure (:mod:`.incremental`). Payload model:
+``corpus/RULES.md, "Streams"``. Per-event wire validation is :mod:`toolwire.corpus.stream_wire`; judging a
+``stream`` check is :mod:`toolwire.judge.streams`. Imports nothing of the harness but
+:mod:`toolwire.jsonvalue` and :mod:`toolwire.paths`."""
 
-from .accumulate import accumulate
-from .grammar import Violation, check_stream
+from .dialects import accumulate, check_stream
+from .grammar import Violation
 from .incremental import measure
 from .payload import StreamError, events_from_jsonl, stream_events
 from .rechunk import STRATEGIES, rechunk

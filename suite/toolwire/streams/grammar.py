@@ -1,4 +1,5 @@
-"""The shared engine of the stream grammars: one state machine per dialect (``grammar_<dialect>.py``).
+"""The shared engine of the stream grammars: one state machine per dialect (``streams/<dialect>/grammar.py``,
+found by dialect name by :mod:`toolwire.streams.dialects`).
 
 A grammar sees the events of one stream in order (``event(index, name, data)``), then the end of the
 stream (``end()``); the first rule broken raises :class:`GrammarViolation` naming the event index and the
@@ -9,23 +10,12 @@ the first violation (later ones are usually consequences of it).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from .sse import DONE
 
-__all__ = [
-    "DIALECTS",
-    "Grammar",
-    "GrammarViolation",
-    "Violation",
-    "check_stream",
-    "grammar_for",
-    "is_json_object_text",
-]
-
-DIALECTS = ("anthropic", "canonical", "gemini", "openai-chat", "openai-responses")
+__all__ = ["Grammar", "GrammarViolation", "Violation", "describe", "is_json_object_text"]
 
 
 @dataclass(frozen=True)
@@ -42,6 +32,8 @@ class Violation:
 
 
 class GrammarViolation(Exception):
+    """Raised by a grammar at the first rule a stream breaks."""
+
     def __init__(self, violation: Violation) -> None:
         super().__init__(str(violation))
         self.violation = violation
@@ -101,6 +93,7 @@ class Grammar:
 
 
 def describe(data: Any) -> str:
+    """An event's data in a few words for a message: its ``type``, or the start of its JSON."""
     if isinstance(data, dict):
         if isinstance(data.get("type"), str):
             return data["type"]
@@ -109,46 +102,8 @@ def describe(data: Any) -> str:
 
 
 def is_json_object_text(text: str) -> bool:
+    """Whether ``text`` is the JSON text of an object."""
     try:
         return isinstance(json.loads(text), dict)
     except ValueError:
         return False
-
-
-_REGISTRY: dict[str, Callable[[], Grammar]] = {}
-
-
-def grammar_for(dialect: str) -> Grammar:
-    """A fresh grammar for ``dialect``; KeyError for an unknown dialect."""
-    if not _REGISTRY:
-        from . import (
-            grammar_anthropic,
-            grammar_canonical,
-            grammar_gemini,
-            grammar_openai_chat,
-            grammar_openai_responses,
-        )
-
-        for mod in (
-            grammar_anthropic,
-            grammar_canonical,
-            grammar_gemini,
-            grammar_openai_chat,
-            grammar_openai_responses,
-        ):
-            _REGISTRY[mod.GRAMMAR.dialect] = mod.GRAMMAR
-    return _REGISTRY[dialect]()
-
-
-def check_stream(events: Any, dialect: str) -> list[Violation]:
-    """The first rule of ``dialect``'s grammar that ``events`` break ([] when the stream is valid)."""
-    grammar = grammar_for(dialect)
-    if not isinstance(events, list):
-        return [Violation(None, f"{dialect}.stream-shape", "a stream is a list of events")]
-    try:
-        for i, event in enumerate(events):
-            grammar.event(i, event)
-        grammar.end(len(events))
-    except GrammarViolation as exc:
-        return [exc.violation]
-    return []

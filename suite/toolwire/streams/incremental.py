@@ -27,7 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .accumulate import Fragment, fragments
+from .accumulate import Fragment
+from .dialects import fragments
 
 __all__ = ["SEQUENTIAL", "WHOLE_CALLS", "Incrementality", "Lag", "measure"]
 

@@ -1,0 +1,227 @@
+"""What every adapter shares: :class:`Adapter` (timeouts, copies of the input, crashes caught), the
+:class:`Answer` it gives, :class:`AdapterError`, and the checks of a declared capabilities dict.
+
+An adapter never lets an implementation's exception escape: every call returns an :class:`Answer`.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from ..jsonvalue import first_difference, json_copy, json_problem, same_json
+from ..protocol import refusal_of
+
+__all__ = [
+    "DEFAULT_CMD_TIMEOUT",
+    "DEFAULT_TIMEOUT",
+    "Adapter",
+    "AdapterError",
+    "Answer",
+    "describe_crash",
+    "normalise_capabilities",
+]
+
+_TRACEBACK_FRAMES = 6
+#: the adapter machinery's own frames, left out of a crash's traceback: this module and the in-process
+#: adapter that calls the implementation
+_OWN_FILES = frozenset({__file__, str(Path(__file__).with_name("inprocess.py"))})
+DEFAULT_TIMEOUT = 30.0
+#: the default for ``cmd:`` adapters (a process answers fast, or is hung)
+DEFAULT_CMD_TIMEOUT = 10.0
+
+
+class _Hung(Exception):
+    """The implementation did not answer in time."""
+
+
+class AdapterError(Exception):
+    """The adapter spec is wrong, or the implementation cannot be loaded or describe itself."""
+
+
+@dataclass
+class Answer:
+    """What an implementation answered: a payload, a coded refusal, or a crash (no judgement possible)."""
+
+    status: Literal["payload", "error", "crash"]
+    payload: Any = None
+    error: dict[str, Any] | None = None
+    crash: str | None = None
+    duration_ms: float = 0.0
+    #: where the implementation changed the payload it was handed (a JSON Pointer), when it did
+    mutated: str | None = None
+
+
+def describe_crash(exc: BaseException) -> str:
+    """Exception type and message, then the innermost frames of the traceback."""
+    head = (
+        f"{type(exc).__module__}.{type(exc).__qualname__}"
+        if type(exc).__module__ != "builtins"
+        else type(exc).__qualname__
+    )
+    text = f"{head}: {exc}".rstrip()
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename not in _OWN_FILES]
+    if frames:
+        shown = "".join(traceback.format_list(frames[-_TRACEBACK_FRAMES:])).rstrip()
+        text += "\nTraceback (innermost last):\n" + shown
+    return text
+
+
+@dataclass
+class Adapter:
+    """A loaded implementation. Subclasses implement :meth:`_call` and :meth:`_call_stream`."""
+
+    spec: str
+    capabilities: dict[str, Any] = field(default_factory=dict)
+    #: seconds one call may take before it counts as hung (None or 0: no limit)
+    timeout: float | None = DEFAULT_TIMEOUT
+
+    @property
+    def name(self) -> str:
+        return str(self.capabilities.get("name") or self.spec)
+
+    @property
+    def version(self) -> str:
+        return str(self.capabilities.get("version") or "unknown")
+
+    @property
+    def language(self) -> str:
+        return str(self.capabilities.get("language") or "unknown")
+
+    def metadata(self) -> dict[str, Any]:
+        """The ``adapter`` member of a results header."""
+        return {
+            "spec": self.spec,
+            "name": self.name,
+            "version": self.version,
+            "language": self.language,
+            "capabilities": self.capabilities,
+        }
+
+    def translate(self, kind: str, source: str, target: str, payload: Any, profile: dict[str, str]) -> Answer:
+        """Translate one payload; never raises (except KeyboardInterrupt). The implementation gets a copy;
+        if it changes it, the answer says where (a translator must not touch its caller's data)."""
+        given = json_copy(payload)
+        answer = self._answer(lambda: self._call(kind, source, target, given, dict(profile)))
+        return _mutation(answer, payload, given)
+
+    def translate_stream(
+        self, source: str, target: str, events: list[Any], profile: dict[str, str]
+    ) -> Answer:
+        """Translate a stream (list of events); never raises (except KeyboardInterrupt). Like
+        :meth:`translate`, the answer says where the implementation changed the events it was handed."""
+        given = json_copy(events)
+        answer = self._answer(lambda: self._call_stream(source, target, given, dict(profile)))
+        return _mutation(answer, events, given)
+
+    def close(self) -> None:
+        """Release resources (processes, sockets)."""
+
+    def _answer(self, call: Any) -> Answer:
+        start = time.perf_counter()
+        try:
+            out = self._run(call)
+        except (Exception, SystemExit) as exc:
+            elapsed = (time.perf_counter() - start) * 1000
+            if isinstance(exc, _Hung):
+                return Answer("crash", crash=str(exc), duration_ms=elapsed)
+            refusal = refusal_of(exc)
+            if refusal is not None:
+                return Answer("error", error=refusal, duration_ms=elapsed)
+            return Answer("crash", crash=describe_crash(exc), duration_ms=elapsed)
+        elapsed = (time.perf_counter() - start) * 1000
+        problem = json_problem(out)
+        if problem is not None:
+            return Answer("crash", crash=f"output is not JSON-serialisable: {problem}", duration_ms=elapsed)
+        return Answer("payload", payload=out, duration_ms=elapsed)
+
+    def _run(self, call: Any) -> Any:
+        """Call with the timeout (in a helper thread: a hung call is abandoned, the run goes on)."""
+        if not self.timeout:
+            return call()
+        worker = self.__dict__.get("_worker")
+        if worker is None or worker.abandoned:
+            worker = self.__dict__["_worker"] = _Worker()
+        return worker.run(call, self.timeout)
+
+    def _call(self, kind: str, source: str, target: str, payload: Any, profile: dict[str, str]) -> Any:
+        raise NotImplementedError
+
+    def _call_stream(self, source: str, target: str, events: list[Any], profile: dict[str, str]) -> Any:
+        raise NotImplementedError
+
+
+class _Worker:
+    """A thread that makes the calls of one adapter, one at a time (starting a thread per call costs more
+    than most translations). A call that outlives its timeout keeps the worker busy for good: the adapter
+    abandons it and starts another."""
+
+    def __init__(self) -> None:
+        self.calls: queue.SimpleQueue[tuple[Any, dict[str, Any], threading.Event]] = queue.SimpleQueue()
+        self.abandoned = False
+        threading.Thread(target=self._serve, name="toolwire-translate", daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            call, box, done = self.calls.get()
+            try:
+                box["out"] = call()
+            except BaseException as exc:  # re-raised in the calling thread
+                box["exc"] = exc
+            done.set()
+
+    def run(self, call: Any, timeout: float) -> Any:
+        box: dict[str, Any] = {}
+        done = threading.Event()
+        self.calls.put((call, box, done))
+        if not done.wait(timeout):
+            self.abandoned = True
+            raise _Hung(f"the implementation did not answer within {timeout:g} s (hung); call abandoned")
+        if "exc" in box:
+            raise box["exc"]
+        return box.get("out")
+
+
+def _mutation(answer: Answer, original: Any, given: Any) -> Answer:
+    """``answer`` with ``mutated`` set when ``given`` (the copy handed over) no longer equals ``original``.
+    A hung call may still be running: its copy is not looked at."""
+    if answer.status != "crash" and not same_json(original, given):
+        where = first_difference(original, given)
+        if where is not None:
+            answer.mutated = where or "/"
+    return answer
+
+
+def normalise_capabilities(caps: Any, spec: str) -> dict[str, Any]:
+    """Check the shape of a capabilities dict and make it JSON (pairs as lists)."""
+    if not isinstance(caps, dict):
+        raise AdapterError(f"{spec}: capabilities() must return a dict, got {type(caps).__name__}")
+    kinds = caps.get("kinds", {})
+    if not isinstance(kinds, dict):
+        raise AdapterError(f"{spec}: capabilities 'kinds' must map kinds to lists of [source, target] pairs")
+    norm_kinds: dict[str, list[list[str]]] = {}
+    for kind, pairs in kinds.items():
+        try:
+            norm_kinds[str(kind)] = [[str(a), str(b)] for a, b in pairs]
+        except (TypeError, ValueError) as exc:
+            raise AdapterError(
+                f"{spec}: capabilities kinds[{kind!r}] must be a list of [source, target]"
+            ) from exc
+    profiles = caps.get("profiles", {}) or {}
+    if not isinstance(profiles, dict):
+        raise AdapterError(f"{spec}: capabilities 'profiles' must map profile keys to lists of values")
+    out = dict(caps)
+    out["kinds"] = norm_kinds
+    out["profiles"] = {
+        str(k): [str(v) for v in (vals if isinstance(vals, list | tuple) else [vals])]
+        for k, vals in profiles.items()
+    }
+    problem = json_problem(out)
+    if problem:
+        raise AdapterError(f"{spec}: capabilities are not JSON: {problem}")
+    return out

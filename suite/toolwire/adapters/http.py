@@ -1,0 +1,552 @@
+"""Run a black-box translating proxy: ``http:<config.toml>``.
+
+The config (TOML; paths relative to the current directory)::
+
+    client_dialect = "anthropic"          # what clients speak to the proxy
+    upstream_dialect = "openai-chat"      # what the proxy speaks to its upstream
+    # either the command that starts the proxy ({port}: a free port chosen for it, {upstream_url}: the
+    # mock upstream's base URL, {config_dir}: this file's directory; substituted in the arguments and in
+    # env values) …
+    command = ["toolwire", "serve", "--listen", "127.0.0.1:{port}", "--client-dialect", "anthropic",
+               "--upstream-dialect", "openai-chat", "--upstream-url", "{upstream_url}"]
+    env = {}                              # extra environment variables for the command
+    # … or the base URL of a proxy already running, configured to use http://127.0.0.1:<mock_port>
+    # url = "http://127.0.0.1:8080"
+    # mock_port = 18080                   # default 0: any free port (only useful with `command`)
+    client_endpoint = "/v1/messages"      # default: the client dialect's real path
+    headers = {"anthropic-version" = "2023-06-01"}   # extra headers on every client request ({port},
+                                          # {upstream_url} and {config_dir} substituted in the values)
+    api_key = "sk-test"                   # sent in the client dialect's key header (default: a random one)
+    secrets = ["sk-upstream"]             # other keys the proxy holds (its own config's): never written
+    profile = {}                          # the profile values the proxy implements, a value or a list of
+                                          # values per key (default: each key's default)
+    error_codes = "own"                   # "toolwire" when its refusals carry toolwire's codes
+    model = "gpt-4o"                      # the model the harness's own stream requests name (default
+                                          # toolwire-model): for a proxy that looks it up; its response
+                                          # requests name the model the upstream's reply names, if any
+    ready_timeout = 20                    # seconds the command has to accept connections
+
+The harness runs a mock upstream (:mod:`toolwire.adapters.upstream`; aiohttp, 127.0.0.1, the upstream
+dialect's real paths) that records
+the request the proxy sends and answers with a canned response or stream (SSE written one event per
+write, each read by the proxy before the next; the ``delivery=coalesced`` and ``delivery=split`` variants
+deliver the same stream in one write, or in two writes per event: :mod:`toolwire.adapters.delivery`). Declared
+kinds, for this pair only:
+
+- ``request`` client → upstream: the case's request goes through the proxy; the output is the body the
+  mock received (the mock answers a minimal valid response or stream).
+- ``response`` upstream → client: a minimal client request goes through the proxy, naming the model the
+  case's payload names (:func:`reply_model`: a client asks for the model that answers, so a proxy that
+  reports the model its client asked for is judged as one that reports the upstream's); the mock answers
+  the case's payload (an error body with the provider's status: ``toolwire.adapters.http_errors``); the
+  output is the proxy's response body. The upstream's error forwarded as an error answer is the refusal
+  ``response.invalid``.
+- ``stream`` upstream → client: the same with a streaming request (an OpenAI Chat one asks for usage,
+  ``stream_options.include_usage``) and the case's events as SSE; the output is the events of the proxy's
+  SSE.
+
+A proxy refuses the client's input by answering a 4xx status with an error body in a provider's error
+shape (an upstream's reply it cannot use, also with a 5xx status, as a gateway answers 502): a refusal
+(where the corpus expects one, right; see ``error_codes``). A proxy that speaks toolwire's codes
+(``corpus/errors.json``; ``toolwire serve`` does) carries the code in the error object's ``code`` (with
+the JSON Pointer in ``param``) or, Gemini style, in an ``ErrorInfo`` detail's ``reason``
+(``metadata.path``), also mid-stream in a last error event. Any other error answer (a 5xx to the client's
+own input, a body that is no error) is a crash (``errored``), with the status and body. The API key is
+never written to results: it is replaced by ``[redacted]`` wherever it would appear, and so are the
+``secrets`` and every key the proxy sent the mock upstream (its credential headers, Gemini's ``key``
+query parameter), in outputs, refusal messages and the proxy's log shown with an errored check.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import secrets
+import shlex
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import tomllib
+from typing import Any
+
+from ..endpoints import DIALECT_PATHS, PROVIDER_DIALECTS
+from ..paths import corpus_dir
+from ..protocol import TranslationRefusal
+from ..streams.sse import events_from_sse
+from .base import Adapter, AdapterError, Answer
+from .http_errors import error_status
+from .upstream import MIN_SECRET, LoopThread, MockUpstream, without_path_model
+
+__all__ = ["HttpAdapter", "MINIMAL_REQUESTS", "client_refusal", "load_config", "refusal_in", "reply_model"]
+
+MODEL = "toolwire-model"
+
+MINIMAL_REQUESTS: dict[str, dict[str, Any]] = {
+    "openai-chat": {"model": MODEL, "messages": [{"role": "user", "content": "hi"}]},
+    "openai-responses": {"model": MODEL, "input": "hi"},
+    "anthropic": {"model": MODEL, "max_tokens": 64, "messages": [{"role": "user", "content": "hi"}]},
+    "gemini": {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]},
+}
+
+
+#: a model name that may also stand in a URL path (a Gemini client's ``/v1beta/models/{model}:…``)
+_MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+
+
+def reply_model(dialect: str, payload: Any) -> str | None:
+    """The model an upstream reply of ``dialect`` names (``model``; Gemini's ``modelVersion``), when it is a
+    plain model name, else None."""
+    if not isinstance(payload, dict):
+        return None
+    name = payload.get("modelVersion" if dialect == "gemini" else "model")
+    return name if isinstance(name, str) and _MODEL_NAME.fullmatch(name) else None
+
+
+def _error_codes() -> frozenset[str]:
+    try:
+        return frozenset(json.loads((corpus_dir() / "errors.json").read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        return frozenset()
+
+
+def _error_object(obj: Any) -> dict[str, Any] | None:
+    """The error object of an error body or event in any provider's shape (``{"error": {…}}``, Anthropic's
+    ``{"type": "error", "error": {…}}``), or None."""
+    if not isinstance(obj, dict):
+        return None
+    err = obj.get("error")
+    if not isinstance(err, dict):
+        err = obj if obj.get("type") == "error" else None
+    return err if isinstance(err, dict) else None
+
+
+def client_refusal(obj: Any, status: int, upstream_reply: bool = False) -> dict[str, Any] | None:
+    """A 4xx answer whose body is an error in a provider's shape: the proxy refused the client's input; for
+    an upstream's reply (``upstream_reply``) also a 5xx one, what a gateway answers for a reply it cannot use
+    (502). Its code is the error's own (``type``, ``code`` or ``status``), never a toolwire code."""
+    err = _error_object(obj)
+    if err is None or not 400 <= status < (600 if upstream_reply else 500):
+        return None
+    own = next((err[k] for k in ("type", "code", "status") if isinstance(err.get(k), str) and err[k]), None)
+    message = err.get("message")
+    return {
+        "code": f"http.{status}" + (f".{own}" if own else ""),
+        "message": message if isinstance(message, str) else json.dumps(err)[:500],
+        "path": None,
+    }
+
+
+def refusal_in(obj: Any, codes: frozenset[str]) -> dict[str, Any] | None:
+    """``{"code", "message", "path"}`` when ``obj`` is an error body or event carrying a toolwire code."""
+    err = _error_object(obj)
+    if err is None:
+        return None
+    found: list[tuple[Any, Any]] = [
+        (err.get("code"), err.get("param")),
+        (err.get("toolwire_code"), err.get("path")),
+    ]
+    for detail in err.get("details") or []:
+        if isinstance(detail, dict):
+            meta = detail.get("metadata") if isinstance(detail.get("metadata"), dict) else {}
+            found.append((detail.get("reason"), meta.get("path")))
+    for code, path in found:
+        if isinstance(code, str) and code in codes:
+            message = err.get("message")
+            return {
+                "code": code,
+                "message": message if isinstance(message, str) else code,
+                "path": path if isinstance(path, str) else None,
+            }
+    return None
+
+
+def load_config(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Read and check an ``http:`` config file."""
+    try:
+        with open(path, "rb") as fh:
+            cfg = tomllib.load(fh)
+    except OSError as exc:
+        raise AdapterError(f"http:{path}: cannot read the config: {exc}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise AdapterError(f"http:{path}: the config is not valid TOML: {exc}") from exc
+    for key in ("client_dialect", "upstream_dialect"):
+        if cfg.get(key) not in PROVIDER_DIALECTS:
+            raise AdapterError(f"http:{path}: {key} must be one of {', '.join(PROVIDER_DIALECTS)}")
+    if not cfg.get("command") and not cfg.get("url"):
+        raise AdapterError(f"http:{path}: give the proxy's `url` or the `command` that starts it")
+    return cfg
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class HttpAdapter(Adapter):
+    """A translating proxy run black-box through HTTP (see the module docstring)."""
+
+    def __init__(
+        self,
+        spec: str,
+        config_path: str,
+        timeout: float | None = 30.0,
+        cwd: str | os.PathLike[str] | None = None,
+    ) -> None:
+        try:
+            import aiohttp  # noqa: F401
+        except ModuleNotFoundError as exc:
+            raise AdapterError(
+                f"{spec}: the http: adapter needs aiohttp (a dependency of toolwire): pip install aiohttp"
+            ) from exc
+        # the caller's directory (pytest may run elsewhere: --toolwire-adapter-cwd): the config and the
+        # proxy's command resolve against it, as they would in the user's shell
+        self.cwd = os.path.abspath(cwd) if cwd is not None else os.getcwd()
+        path = os.path.join(self.cwd, config_path)
+        cfg = load_config(path)
+        self.config_dir = os.path.dirname(os.path.abspath(path))
+        self.cfg = cfg
+        self.client = cfg["client_dialect"]
+        self.upstream = cfg["upstream_dialect"]
+        self.api_key = str(cfg.get("api_key") or "tw-key-" + secrets.token_hex(12))
+        listed = cfg.get("secrets") or []
+        if not isinstance(listed, list) or not all(isinstance(x, str) for x in listed):
+            raise AdapterError(f"http:{path}: `secrets` must be a list of strings")
+        self.secrets = [x for x in listed if len(x) >= MIN_SECRET]
+        self.codes = _error_codes()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self._log: Any = None
+        self.loop = LoopThread()
+        self.session: Any = None
+        self.mock = MockUpstream(self.upstream, self.loop, int(cfg.get("mock_port", 0))).start()
+        self.port = _free_port()
+        self.base_url = str(cfg.get("url") or "http://127.0.0.1:{port}").replace("{port}", str(self.port))
+        # a proxy may implement several values of a key (a list), like any other implementation
+        profile = {
+            str(k): [str(x) for x in (v if isinstance(v, list) else [v])]
+            for k, v in (cfg.get("profile") or {}).items()
+        }
+        caps = {
+            "name": str(cfg.get("name") or f"http-proxy {self.client}>{self.upstream}"),
+            "version": str(cfg.get("version") or "unknown"),
+            "language": str(cfg.get("language") or "unknown"),
+            "kinds": {
+                "request": [[self.client, self.upstream]],
+                "response": [[self.upstream, self.client]],
+                "stream": [[self.upstream, self.client]],
+            },
+            "profiles": profile,
+            "error_codes": str(cfg.get("error_codes") or "own"),
+            "http": {
+                "client_dialect": self.client,
+                "upstream_dialect": self.upstream,
+                "client_endpoint": self._endpoint(False),
+            },
+        }
+        super().__init__(spec=spec, capabilities=caps, timeout=timeout)
+        try:
+            if cfg.get("command"):
+                self._start_proxy()
+        except BaseException:
+            self.close()
+            raise
+
+    # -- the proxy process -------------------------------------------------------------------------------
+    def _subst(self, text: str) -> str:
+        text = text.replace("{upstream_url}", self.mock.url).replace("{port}", str(self.port))
+        return text.replace("{config_dir}", self.config_dir)
+
+    def _start_proxy(self) -> None:
+        command = self.cfg["command"]
+        argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
+        argv = [self._subst(a) for a in argv]
+        env = dict(os.environ)
+        env.update({str(k): self._subst(str(v)) for k, v in (self.cfg.get("env") or {}).items()})
+        self._log = tempfile.TemporaryFile()  # noqa: SIM115 (kept open for the process's lifetime)
+        try:
+            self.proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=self._log,
+                stderr=self._log,
+                env=env,
+                cwd=self.cwd,
+                start_new_session=os.name == "posix",
+            )
+        except OSError as exc:
+            raise AdapterError(f"{self.spec}: cannot start {shlex.join(argv)!r}: {exc}") from exc
+        deadline = time.monotonic() + float(self.cfg.get("ready_timeout", 20))
+        host, port = "127.0.0.1", self.port
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AdapterError(
+                    f"{self.spec}: the proxy exited with status {self.proc.returncode} before "
+                    f"accepting connections:\n{self._tail()}"
+                )
+            with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.5):
+                return
+            time.sleep(0.05)
+        raise AdapterError(
+            f"{self.spec}: the proxy did not accept connections on {host}:{port} in time:\n{self._tail()}"
+        )
+
+    def _tail(self) -> str:
+        if self._log is None:
+            return ""
+        self._log.seek(0, os.SEEK_END)
+        size = self._log.tell()
+        self._log.seek(max(0, size - 2000))
+        return self._scrub(self._log.read().decode("utf-8", "replace"))
+
+    def _ensure_proxy(self) -> None:
+        if self.cfg.get("command") and (self.proc is None or self.proc.poll() is not None):
+            status = self.proc.returncode if self.proc is not None else None
+            tail = self._tail()
+            self._stop_proxy()
+            self._start_proxy()
+            if status is not None:
+                raise RuntimeError(f"the proxy had exited (status {status}); restarted. Its output:\n{tail}")
+
+    def _stop_proxy(self) -> None:
+        if self.proc is not None:
+            with contextlib.suppress(OSError):
+                if os.name == "posix":
+                    os.killpg(self.proc.pid, signal.SIGTERM)
+                else:
+                    self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(OSError):
+                    os.killpg(self.proc.pid, signal.SIGKILL) if os.name == "posix" else self.proc.kill()
+                self.proc.wait(5)
+            self.proc = None
+
+    def close(self) -> None:
+        self._stop_proxy()
+        if self.session is not None:
+            with contextlib.suppress(Exception):
+                self.loop.run(self.session.close(), 5)
+            self.session = None
+        self.mock.stop()
+        self.loop.stop()
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+    # -- one exchange ------------------------------------------------------------------------------------
+    def _endpoint(self, stream: bool, model: str | None = None) -> str:
+        path = str(self.cfg.get("client_endpoint") or DIALECT_PATHS[self.client])
+        path = path.replace("{model}", model or MODEL)
+        if stream and self.client == "gemini":
+            path = path.replace(":generateContent", ":streamGenerateContent") + "?alt=sse"
+        return path
+
+    def _minimal_request(self, model: str | None = None) -> dict[str, Any]:
+        """The smallest request of the client dialect, naming ``model``, else the config's ``model`` (default:
+        toolwire's)."""
+        body = json.loads(json.dumps(MINIMAL_REQUESTS[self.client]))
+        if "model" in body and (model or self.cfg.get("model")):
+            body["model"] = model or str(self.cfg["model"])
+        return body
+
+    def _client_headers(self) -> dict[str, str]:
+        headers = {"content-type": "application/json"}
+        if self.client == "anthropic":
+            headers.update({"x-api-key": self.api_key, "anthropic-version": "2023-06-01"})
+        elif self.client == "gemini":
+            headers["x-goog-api-key"] = self.api_key
+        else:
+            headers["authorization"] = f"Bearer {self.api_key}"
+        headers.update({str(k): self._subst(str(v)) for k, v in (self.cfg.get("headers") or {}).items()})
+        return headers
+
+    async def _exchange(self, body: Any, stream: bool, model: str | None = None) -> tuple[int, bytes]:
+        from aiohttp import ClientSession, ClientTimeout
+
+        if self.session is None:
+            self.session = ClientSession(timeout=ClientTimeout(total=self.timeout or None))
+        url = self.base_url.rstrip("/") + self._endpoint(stream, model)
+        data = json.dumps(body, ensure_ascii=False).encode("utf-8")
+        async with self.session.post(url, data=data, headers=self._client_headers()) as resp:
+            return resp.status, await resp.read()
+
+    def _keys(self) -> list[str]:
+        """Every key never to be written: the client's, the config's ``secrets``, those the mock saw (the
+        longest first, so that a key containing another is replaced whole)."""
+        keys = {self.api_key, *self.secrets, *self.mock.keys}
+        return sorted(keys, key=lambda k: (-len(k), k))
+
+    def _scrub(self, text: str) -> str:
+        for key in self._keys():
+            text = text.replace(key, "[redacted]")
+        return text
+
+    def _clean(self, value: Any) -> Any:
+        text = json.dumps(value, ensure_ascii=False)
+        scrubbed = self._scrub(text)
+        return json.loads(scrubbed) if scrubbed != text else value
+
+    def _clean_refusal(self, exc: TranslationRefusal) -> TranslationRefusal:
+        """``exc`` with the keys taken out of its message (a proxy's error may quote a key)."""
+        message = self._scrub(exc.message)
+        return exc if message == exc.message else TranslationRefusal(exc.code, message, exc.path)
+
+    def _send(
+        self, plan: dict[str, Any] | None, body: Any, stream: bool, model: str | None = None
+    ) -> tuple[int, bytes, Any]:
+        self._ensure_proxy()
+        self.mock.reset(plan)
+        status, raw = self.loop.run(self._exchange(body, stream, model), (self.timeout or None))
+        return status, raw, self.mock.recorded
+
+    def _refuse_or_crash(self, status: int, raw: bytes, where: str, upstream_reply: bool = False) -> Any:
+        text = raw.decode("utf-8", "replace")
+        try:
+            body = json.loads(text)
+        except ValueError:
+            body = None
+        refusal = refusal_in(body, self.codes) or client_refusal(body, status, upstream_reply)
+        if refusal is not None:
+            raise TranslationRefusal(refusal["code"], self._scrub(str(refusal["message"])), refusal["path"])
+        raise RuntimeError(self._scrub(f"the proxy answered HTTP {status} {where}: {text[:1000]}"))
+
+    def _check_recorded(self, recorded: Any, status: int, raw: bytes, stream: bool) -> None:
+        if recorded is None:
+            self._refuse_or_crash(status, raw, "without calling the upstream")
+        if recorded["problem"]:
+            raise RuntimeError(recorded["problem"])
+        if stream and not recorded["stream"]:
+            raise RuntimeError("the proxy did not ask the upstream for a stream for a streaming request")
+
+    def _call(self, kind: str, source: str, target: str, payload: Any, profile: dict[str, str]) -> Any:
+        mark = self._log_size()
+        try:
+            return self._clean(self._call_inner(kind, payload))
+        except TranslationRefusal as exc:
+            raise self._clean_refusal(exc) from None
+        except AdapterError:
+            raise
+        except Exception as exc:
+            raise RuntimeError(self._crash_text(exc, mark) + self._recover(exc)) from None
+
+    def _call_inner(self, kind: str, payload: Any) -> Any:
+        if kind == "request":
+            status, raw, recorded = self._send(None, payload, False)
+            if recorded is None:
+                self._refuse_or_crash(status, raw, "without calling the upstream")
+            if recorded["problem"]:
+                raise RuntimeError(recorded["problem"])
+            body = recorded["body"]
+            if body is None:
+                raise RuntimeError(f"the proxy sent the upstream a body that is not JSON: {recorded['raw']}")
+            if self.client == "gemini" and isinstance(body, dict) and body.get("model") == MODEL:
+                body = {k: v for k, v in body.items() if k != "model"}  # the model the URL named
+            if self.upstream == "gemini":
+                body = without_path_model(body, recorded["path"])
+            return body
+        if kind == "response":
+            upstream_status = error_status(self.upstream, payload)
+            plan = {"json": payload, "status": upstream_status or 200}
+            model = reply_model(self.upstream, payload)
+            status, raw, recorded = self._send(plan, self._minimal_request(model), False, model)
+            self._check_recorded(recorded, status, raw, False)
+            try:
+                body = json.loads(raw)
+            except ValueError:
+                body = None
+            if upstream_status is not None and status >= 400 and _error_object(body) is not None:
+                # the upstream's error reached the client as an error: what a proxy does with an error body
+                # (the corpus's `response.invalid`: never a successful turn)
+                raise TranslationRefusal(
+                    "response.invalid",
+                    f"the upstream's HTTP {upstream_status} error reached the client as HTTP {status}: "
+                    + str((_error_object(body) or {}).get("message", ""))[:500],
+                )
+            if status >= 300:
+                self._refuse_or_crash(status, raw, "to a response", upstream_reply=True)
+            if body is None:
+                raise RuntimeError(f"the proxy's response body is not JSON: {raw[:500]!r}")
+            return body
+        raise ValueError(f"kind {kind!r} is not run through the http adapter")
+
+    def translate_stream_delivered(
+        self, source: str, target: str, events: list[Any], profile: dict[str, str], delivery: str
+    ) -> Answer:
+        """:meth:`translate_stream` with the upstream's stream delivered in the shape ``delivery``
+        (:mod:`toolwire.adapters.delivery`; the ``delivery=…`` variants of stream checks)."""
+        return self._answer(lambda: self._call_stream(source, target, events, dict(profile), delivery))
+
+    def _call_stream(
+        self, source: str, target: str, events: list[Any], profile: dict[str, str], delivery: str = "events"
+    ) -> Any:
+        mark = self._log_size()
+        try:
+            return self._clean(self._stream_inner(events, delivery))
+        except TranslationRefusal as exc:
+            raise self._clean_refusal(exc) from None
+        except AdapterError:
+            raise
+        except Exception as exc:
+            raise RuntimeError(self._crash_text(exc, mark) + self._recover(exc)) from None
+
+    def _recover(self, exc: Exception) -> str:
+        """After the connection to a proxy started here failed (refused, dropped): restart the proxy if it no
+        longer accepts connections though its process lives on (a server whose worker died), so that one
+        crash errors one check, not every later one. Returns what to add to the check's message."""
+        from aiohttp import ClientConnectionError
+
+        if not isinstance(exc, ClientConnectionError) or not self.cfg.get("command") or self.proc is None:
+            return ""
+        for _ in range(3):  # a server on its way down may still accept for a moment
+            time.sleep(0.1)
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+            except OSError:
+                break
+        else:
+            return ""
+        self._stop_proxy()
+        self._start_proxy()
+        return "\nthe proxy no longer accepted connections though its process was running: restarted"
+
+    def _log_size(self) -> int:
+        """How much the proxy has logged so far (where this check's part of its log starts)."""
+        if self._log is None:
+            return 0
+        self._log.seek(0, os.SEEK_END)
+        return int(self._log.tell())
+
+    def _crash_text(self, exc: Exception, mark: int) -> str:
+        """An errored check's message: what went wrong, then what the proxy logged meanwhile (its last 2000
+        characters), as a ``cmd:`` harness's stderr is shown."""
+        text = f"{type(exc).__name__}: {exc}"
+        if self._log is not None and self._log_size() > mark:
+            self._log.seek(max(mark, self._log_size() - 2000))
+            logged = self._log.read().decode("utf-8", "replace").rstrip()
+            if logged:
+                text += f"\nthe proxy's log during this check:\n{logged}"
+        return self._scrub(text)
+
+    def _stream_inner(self, events: list[Any], delivery: str) -> Any:
+        body = self._minimal_request()
+        if self.client != "gemini":
+            body["stream"] = True
+        if self.client == "openai-chat":
+            # the usage a case's stream carries is asked for, as a client that wants it does: OpenAI sends
+            # none without it, and a proxy that follows OpenAI (LiteLLM's) would otherwise fail for that
+            body["stream_options"] = {"include_usage": True}
+        status, raw, recorded = self._send({"events": events, "delivery": delivery}, body, True)
+        self._check_recorded(recorded, status, raw, True)
+        if status >= 300:
+            self._refuse_or_crash(status, raw, "to a streaming request", upstream_reply=True)
+        out = events_from_sse(raw)
+        if out:
+            refusal = refusal_in(out[-1].get("data"), self.codes)
+            if refusal is not None:
+                raise TranslationRefusal(refusal["code"], str(refusal["message"]), refusal["path"])
+        return out

@@ -1,0 +1,67 @@
+"""What an implementation declares, checked against the corpus: a misspelt kind, dialect, profile key or
+value is an error naming it and the closest valid one, never a silently empty run (INTERPRETING.md,
+"Capabilities")."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from typing import Any
+
+from .load import Corpus
+
+__all__ = ["ERROR_CODES", "KINDS", "problems", "speaks_toolwire_codes"]
+
+#: the kinds of translation (schemas/common.schema.json)
+KINDS = ("tools", "tool_choice", "request", "response", "stream", "text")
+
+#: the capability that says the implementation refuses with toolwire's error codes (corpus/errors.json)
+ERROR_CODES = "error_codes"
+
+
+def _closest(word: str, choices: Iterable[str]) -> str:
+    found = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.5)
+    if not found:
+        found = [c for c in choices if c.lower() == word.lower()]
+    return f" (did you mean {found[0]!r}?)" if found else ""
+
+
+def problems(capabilities: dict[str, Any], corpus: Corpus) -> list[str]:
+    """Every entry of ``capabilities`` that names nothing in ``corpus``: unknown kinds, dialects in pairs,
+    profile keys and values, and an ``error_codes`` that is not ``"toolwire"``/``"own"``."""
+    out: list[str] = []
+    named = {c.source_dialect for c in corpus.cases}
+    named |= {str(e.get("dialect")) for c in corpus.cases for e in c.expect}
+    dialects = sorted(set(corpus.dialects) | {"canonical"} | named)
+    for kind, pairs in (capabilities.get("kinds") or {}).items():
+        if kind not in KINDS:
+            out.append(f"unknown kind {kind!r}{_closest(kind, KINDS)}; kinds are {', '.join(KINDS)}")
+        for pair in pairs:
+            for dialect in pair:
+                if dialect != "*" and dialect not in dialects:
+                    out.append(
+                        f"kinds[{kind!r}]: unknown dialect {dialect!r} in {list(pair)}"
+                        f"{_closest(dialect, dialects)}; dialects are {', '.join(dialects)}"
+                    )
+    for key, values in (capabilities.get("profiles") or {}).items():
+        spec = corpus.profiles.get(key)
+        if not isinstance(spec, dict):
+            out.append(f"unknown profile key {key!r}{_closest(key, corpus.profiles)} (corpus/profiles.json)")
+            continue
+        known = list(spec.get("values") or {})
+        for value in values:
+            if value != "*" and value not in known:
+                out.append(
+                    f"profiles[{key!r}]: unknown value {value!r}{_closest(value, known)}; "
+                    f"values are {', '.join(known)}"
+                )
+    codes = capabilities.get(ERROR_CODES, "own")
+    if codes not in ("toolwire", "own"):
+        out.append(f"{ERROR_CODES} is {codes!r}: 'toolwire' (codes of corpus/errors.json) or 'own'")
+    return out
+
+
+def speaks_toolwire_codes(capabilities: dict[str, Any]) -> bool:
+    """True when the implementation's refusals carry toolwire's error codes, so the corpus's codes and paths
+    are compared; otherwise a refusal where one is expected is right whatever it says."""
+    return capabilities.get(ERROR_CODES) == "toolwire"

@@ -1,0 +1,79 @@
+"""The variant checks an expectation gets besides its main check (INTERPRETING.md): a stream's re-chunked
+replays, its incrementality and its deliveries over a network, and the fresh-id check. Which variants
+exist is the corpus's to say (:meth:`toolwire.corpus.Corpus.checks` enumerates them from here); how each
+is run and judged is :mod:`toolwire.judge` (:mod:`toolwire.judge.streams`, :mod:`toolwire.judge.fresh_ids`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..streams.rechunk import STRATEGIES
+
+__all__ = [
+    "DELIVERIES",
+    "DELIVERY_PREFIX",
+    "DELIVERY_VARIANTS",
+    "FRESH_IDS",
+    "INCREMENTAL",
+    "STREAM_VARIANTS",
+    "fresh_ids_apply",
+    "stream_variants",
+]
+
+#: the variant that translates a response twice and compares the tool-call ids it invents
+FRESH_IDS = "fresh-ids"
+#: the variant that measures how late a stream's output fragments come
+INCREMENTAL = "incremental"
+#: how the ``http:`` adapter's mock upstream writes a stream (:mod:`toolwire.adapters.delivery`):
+#: ``events`` for the main check, the others as variants
+DELIVERIES = ("events", "coalesced", "split")
+#: the variants of a stream check delivered in another shape: ``delivery=coalesced``, ``delivery=split``
+DELIVERY_PREFIX = "delivery="
+DELIVERY_VARIANTS = tuple(f"{DELIVERY_PREFIX}{d}" for d in DELIVERIES if d != "events")
+#: every variant of a stream expectation, in the order its checks are listed
+STREAM_VARIANTS = tuple(f"rechunk={s}" for s in STRATEGIES) + (INCREMENTAL,) + DELIVERY_VARIANTS
+#: the kinds whose outputs carry calls an implementation may have to give ids
+_KINDS = frozenset({"response", "stream"})
+#: target dialects whose calls need no id (Gemini matches calls by name and order)
+_ID_LESS = frozenset({"gemini"})
+
+
+def stream_variants(expectation: dict[str, Any]) -> list[str]:
+    """The variant checks an expectation of a stream case gets (none for an expected refusal)."""
+    if "error" in expectation or "accumulated" not in expectation:
+        return []
+    accumulated = expectation["accumulated"]
+    if isinstance(accumulated, dict) and set(accumulated) == {"error"}:
+        # a stream that ends in an error event: re-chunked replays yes, incrementality says little
+        return [v for v in STREAM_VARIANTS if v != INCREMENTAL]
+    return list(STREAM_VARIANTS)
+
+
+def fresh_ids_apply(kind: str, source_dialect: str, source: Any, expectation: dict[str, Any]) -> bool:
+    """Whether an expectation gets a fresh-id check: a response or stream whose source has a call without
+    an id, toward a dialect that requires ids, expecting a translation (not a refusal)."""
+    if kind not in _KINDS or expectation.get("dialect") in _ID_LESS | {source_dialect}:
+        return False
+    if "error" in expectation or (kind == "stream" and _ends_in_error(expectation)):
+        return False
+    return _has_id_less_call(source)
+
+
+def _ends_in_error(expectation: dict[str, Any]) -> bool:
+    accumulated = expectation.get("accumulated")
+    return isinstance(accumulated, dict) and set(accumulated) == {"error"}
+
+
+def _has_id_less_call(node: Any) -> bool:
+    if isinstance(node, dict):
+        call = node.get("functionCall")
+        if isinstance(call, dict) and call.get("name") and not call.get("id"):
+            return True
+        legacy = node.get("function_call")
+        if isinstance(legacy, dict) and legacy.get("name") and not node.get("tool_calls"):
+            return True
+        return any(_has_id_less_call(v) for v in node.values())
+    if isinstance(node, list):
+        return any(_has_id_less_call(v) for v in node)
+    return False

@@ -1,0 +1,405 @@
+"""Whether a check applies to an implementation (its declared kinds, pairs and profiles), the profile it is
+handed, and the verdict on its answer: a payload or a refusal compared with the expectation and the wire
+schema, a round trip (INTERPRETING.md). :mod:`toolwire.judge.run` runs a check of any kind."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..adapters import Adapter, Answer
+from ..corpus import Check, equivalence, matchers, resolve_profile, wire
+from ..corpus.matchers import compare, format_diff, records
+from .lifting import LIFTABLE
+
+__all__ = [
+    "OUTCOMES",
+    "READ_BY_CLIENTS",
+    "WireVerdict",
+    "comparable",
+    "read_by_client",
+    "CheckResult",
+    "applicable",
+    "affects",
+    "handed_profile",
+    "judge",
+    "lifted",
+    "judge_round_trip",
+    "mutated",
+    "run_round_trip",
+]
+
+OUTCOMES = ("passed", "failed", "errored", "skipped", "xfailed", "xpassed")
+
+
+@dataclass
+class CheckResult:
+    """How one check ended: ``diff`` and ``message`` explain a failure, ``wire_*`` describe a payload."""
+
+    outcome: str
+    diff: str | None = None
+    message: str | None = None
+    wire_valid: bool | None = None
+    wire_errors: list[str] = field(default_factory=list)
+    actual_error: dict[str, Any] | None = None
+    duration_ms: float = 0.0
+    #: ``request`` when the check reached the implementation inside a request (toolwire.judge.lifting)
+    unit: str | None = None
+    #: the differences of ``diff`` as records (``matchers.Difference.record``), for the reports to group
+    differences: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _pair_declared(pairs: list[Any], source: str, target: str) -> bool:
+    for pair in pairs:
+        if isinstance(pair, list | tuple) and len(pair) == 2:
+            a, b = pair
+            if a in ("*", source) and b in ("*", target):
+                return True
+    return False
+
+
+def affects(check: Check, key: str, profiles: dict[str, dict[str, Any]] | None) -> bool:
+    """True when the check's expectation depends on profile ``key``: the expectation names it, or the key's
+    ``affects`` (profiles.json) covers the check's kind, target and (when it names features) one of the
+    check's features. Without ``affects``, every check."""
+    if key in check.when:
+        return True
+    scope = ((profiles or {}).get(key) or {}).get("affects")
+    if not isinstance(scope, dict):
+        return True
+    targets, features = scope.get("targets"), scope.get("features")
+    return (
+        check.kind in scope.get("kinds", ())
+        and (targets is None or check.target in targets)
+        and (features is None or not set(features).isdisjoint(check.features))
+    )
+
+
+def handed_profile(
+    check: Check, capabilities: dict[str, Any], profiles: dict[str, dict[str, Any]] | None
+) -> dict[str, Any]:
+    """The profile handed to the implementation: the check's, except that a key the check does not depend
+    on carries a value the implementation declared (never one it said it does not implement)."""
+    profile = resolve_profile(profiles, check.when) if profiles is not None else dict(check.profile)
+    declared = capabilities.get("profiles") or {}
+    known = profiles if profiles is not None else check.profiles
+    for key, values in declared.items():
+        unsupported = key in profile and values and profile[key] not in values and "*" not in values
+        if unsupported and not affects(check, key, known):
+            profile[key] = values[0]
+    return profile
+
+
+def lifted(check: Check, capabilities: dict[str, Any]) -> bool:
+    """True when the check reaches the implementation inside a request: it declares ``request`` for the
+    pair but not the check's own kind (INTERPRETING.md, "Kinds lifted into requests")."""
+    kinds = capabilities.get("kinds") or {}
+    if check.kind not in LIFTABLE or check.round_trip:
+        return False
+    if _pair_declared(kinds.get(check.kind) or [], check.source, check.target):
+        return False
+    return _pair_declared(kinds.get("request") or [], check.source, check.target)
+
+
+def applicable(
+    check: Check, capabilities: dict[str, Any], profiles: dict[str, dict[str, Any]] | None = None
+) -> str | None:
+    """None when the implementation declares the check's kind, pair and profile; else why it is skipped.
+
+    ``profiles`` is ``profiles.json`` (for defaults); without it the check's resolved profile is used.
+    A profile key the implementation does not list supports only its default.
+    """
+    kinds = capabilities.get("kinds") or {}
+    if lifted(check, capabilities):
+        pass
+    elif check.kind not in kinds:
+        return f"kind {check.kind!r} not declared by the implementation"
+    elif not _pair_declared(kinds.get(check.kind) or [], check.source, check.target):
+        return f"pair {check.source}>{check.target} not declared for kind {check.kind!r}"
+    if check.round_trip and not _pair_declared(kinds.get(check.kind) or [], check.target, check.source):
+        return (
+            f"round trip: the reverse pair {check.target}>{check.source} is not declared "
+            f"for kind {check.kind!r}"
+        )
+    if profiles is not None:
+        defaults: dict[str, Any] = resolve_profile(profiles, None)
+        resolved = resolve_profile(profiles, check.when)
+    else:
+        defaults = dict(check.defaults)
+        resolved = {**defaults, **(check.profile or {}), **check.when}
+    declared = capabilities.get("profiles") or {}
+    known = profiles if profiles is not None else check.profiles
+    for key in sorted(resolved):
+        if not affects(check, key, known):
+            continue
+        value = resolved[key]
+        supported = list(declared[key]) if key in declared else [defaults.get(key)]
+        if value not in supported and "*" not in supported:
+            named = (
+                ", ".join(map(str, supported))
+                if key in declared
+                else f"only the default {defaults.get(key)!r}"
+            )
+            return f"profile {key}={value} not supported (declares {named})"
+    return None
+
+
+#: kinds a client reads: members unknown to the wire schema, and empty ones, are tolerated there
+READ_BY_CLIENTS = frozenset({"response", "stream"})
+
+
+@dataclass
+class WireVerdict:
+    """An output's wire validity, and (for an output a client reads) the members a client tolerates."""
+
+    wire_valid: bool | None
+    wire_errors: list[str]
+    #: pointers of members unknown to the wire schema, for an output a client reads (else None: strict)
+    extensions: set[str] | None = None
+    #: every member name the wire schema declares (a member named otherwise is a vendor extension)
+    declared: frozenset[str] = frozenset()
+
+    def tolerate(self, pointer: str, value: Any) -> bool:
+        """A member the expectation does not name that a client reading the output ignores: a vendor
+        extension (a name the wire schema does not declare, or a member its schema rejects as unknown),
+        or an empty one (null, "", 0, false, or holding only ignorable members: a counter at zero reads
+        like no counter)."""
+        if pointer in (self.extensions or ()):
+            return True
+        name = pointer.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+        if self.declared and name not in self.declared:
+            return True
+        return self._ignorable(pointer, value)
+
+    def _ignorable(self, pointer: str, value: Any) -> bool:
+        if isinstance(value, dict):
+            return all(self.tolerate(pointer + matchers.pointer([k]), v) for k, v in value.items())
+        if isinstance(value, list):
+            return all(self._ignorable(f"{pointer}/{i}", v) for i, v in enumerate(value))
+        return equivalence.empty_scalar(value)
+
+
+def read_by_client(dialect: str, kind: str, payload: Any, schemas: Path | None = None) -> WireVerdict:
+    """The wire verdict of an output a client reads (a response, an accumulated stream): unknown and
+    null members are no wire errors, and ``tolerate`` knows the extensions."""
+    found = wire.validate_tolerant(dialect, kind, payload, schemas=schemas)
+    if found is None:
+        return WireVerdict(None, [], set())
+    return WireVerdict(not found[0], found[0], found[1], wire.declared_names(dialect, kind, schemas=schemas))
+
+
+def _wire(check: Check, payload: Any, dialect: str | None = None) -> WireVerdict:
+    dialect = dialect or check.target
+    try:
+        if check.kind in READ_BY_CLIENTS:
+            return read_by_client(dialect, check.kind, payload, check.schemas_root)
+        errors = wire.validate(dialect, check.kind, payload, schemas=check.schemas_root)
+    except Exception as exc:  # a broken schema must not be blamed on the implementation
+        return WireVerdict(None, [f"wire schema unusable: {exc}"])
+    if errors is None:
+        return WireVerdict(None, [])
+    return WireVerdict(not errors, errors)
+
+
+def comparable(
+    check: Check, expected: Any, actual: Any, dialect: str | None = None, kind: str | None = None
+) -> tuple[Any, Any]:
+    """Expectation and output in one spelling of ``dialect`` (the target by default), the expectation
+    lenient outside the check's scope (corpus/INTERPRETING.md "Equivalent spellings"). ``kind``: that of
+    the payloads compared (a stream's accumulated body is a ``response``; its events a ``stream``)."""
+    descriptor = check.dialects.get(dialect or check.target)
+    kind = kind or ("response" if check.kind == "stream" else check.kind)
+    expected = equivalence.normalize(descriptor, kind, expected)
+    expected = equivalence.scoped(descriptor, kind, check.features, expected)
+    if kind in READ_BY_CLIENTS:
+        expected = equivalence.empty_is_absent(descriptor, expected)
+    return expected, equivalence.normalize(descriptor, kind, actual)
+
+
+def _path_of(error: dict[str, Any]) -> str:
+    path = error.get("path")
+    return "(none)" if path is None else (path or "(root)")
+
+
+def judge(check: Check, answer: Answer, expected_key: str = "payload", codes: bool = True) -> CheckResult:
+    """Compare an implementation's answer with the check's expectation. ``codes``: the implementation
+    refuses with toolwire's error codes, so a refusal's code and path are compared with the corpus's;
+    otherwise a refusal where one is expected is right, whatever it says (INTERPRETING.md)."""
+    exp = check.expectation
+    ms = answer.duration_ms
+    if answer.status == "crash":
+        return CheckResult("errored", message=answer.crash, duration_ms=ms)
+    if answer.mutated is not None:
+        return mutated(answer)
+    if answer.status == "error":
+        actual = answer.error or {}
+        if "error" in exp:
+            want = check.expected_error
+            if not codes:
+                return CheckResult(
+                    "passed",
+                    actual_error=actual,
+                    duration_ms=ms,
+                    message=f"refused as expected ({want.get('code')!r} in toolwire's codes): "
+                    f"{actual.get('code')!r}: {actual.get('message')}",
+                )
+            if actual.get("code") != want.get("code"):
+                return CheckResult(
+                    "failed",
+                    actual_error=actual,
+                    duration_ms=ms,
+                    message=f"wrong error code: expected {want.get('code')!r}, "
+                    f"got {actual.get('code')!r} ({actual.get('message')})",
+                )
+            if want.get("path") is not None and actual.get("path") != want["path"]:
+                return CheckResult(
+                    "failed",
+                    actual_error=actual,
+                    duration_ms=ms,
+                    message=f"error {want.get('code')!r} at the wrong path: expected "
+                    f"{want['path']!r}, got {_path_of(actual)}",
+                )
+            return CheckResult("passed", actual_error=actual, duration_ms=ms)
+        return CheckResult(
+            "failed",
+            actual_error=actual,
+            duration_ms=ms,
+            message=f"refused with {actual.get('code')!r} at {_path_of(actual)} "
+            f"({actual.get('message')}) where a payload was expected",
+        )
+    # a payload
+    payload = answer.payload
+    output = _wire(check, payload)
+    if "error" in exp:
+        want = check.expected_error
+        where = f" at {want['path']}" if want.get("path") is not None else ""
+        return CheckResult(
+            "failed",
+            wire_valid=output.wire_valid,
+            wire_errors=output.wire_errors,
+            duration_ms=ms,
+            message=f"translated where a refusal with {want.get('code')!r}{where} was expected",
+            diff="output: " + json.dumps(payload, ensure_ascii=False)[:2000],
+        )
+    expected, actual = comparable(check, exp.get(expected_key), payload)
+    return _judge_payload(
+        expected,
+        actual,
+        output,
+        ms,
+        schema=check.target,
+        differs="output differs from the expectation in",
+        matches="output matches the expectation but is",
+        say_valid=True,
+    )
+
+
+def mutated(answer: Answer) -> CheckResult:
+    """The verdict on a translator that changed the payload it was handed: the caller's data is not its to
+    change (a caller that keeps its messages sees them altered), whatever it answered."""
+    return CheckResult(
+        "failed",
+        duration_ms=answer.duration_ms,
+        message=f"mutated its input: the payload it was handed differs afterwards at {answer.mutated}",
+    )
+
+
+def _judge_payload(
+    expected: Any,
+    payload: Any,
+    output: WireVerdict,
+    ms: float,
+    *,
+    schema: str,
+    differs: str,
+    matches: str,
+    say_valid: bool,
+) -> CheckResult:
+    """Compare ``payload`` with ``expected`` and fold in its validity for the ``schema`` wire schema.
+    ``differs`` opens the message of a difference ("... N places"), ``matches`` that of a match that is
+    invalid for the wire schema; ``say_valid`` adds to a difference that the output is valid."""
+    wire_valid, wire_errors = output.wire_valid, output.wire_errors
+    diffs = compare(expected, payload, output.tolerate if output.extensions is not None else None)
+    if diffs:
+        n = len(diffs)
+        msg = f"{differs} {n} place{'s' if n != 1 else ''}"
+        if wire_valid is False:
+            msg += f"; it is also invalid for the {schema} wire schema"
+        elif wire_valid and say_valid:
+            msg += f" (it is valid for the {schema} wire schema)"
+        return CheckResult(
+            "failed",
+            diff=format_diff(diffs, expected, payload),
+            differences=records(diffs),
+            message=msg,
+            wire_valid=wire_valid,
+            wire_errors=wire_errors,
+            duration_ms=ms,
+        )
+    if wire_valid is False:
+        return CheckResult(
+            "failed",
+            wire_valid=False,
+            wire_errors=wire_errors,
+            duration_ms=ms,
+            message=f"{matches} invalid for the {schema} wire schema: " + "; ".join(wire_errors[:5]),
+        )
+    return CheckResult("passed", wire_valid=wire_valid, wire_errors=wire_errors, duration_ms=ms)
+
+
+def _literal(value: Any) -> Any:
+    """``value`` as an expected payload compared literally: matcher-like objects wrapped in ``$literal``."""
+    if isinstance(value, dict):
+        if len(value) == 1 and next(iter(value)).startswith("$"):
+            return {"$literal": value}
+        return {k: _literal(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_literal(v) for v in value]
+    return value
+
+
+def judge_round_trip(check: Check, there: Answer, back: Answer | None) -> CheckResult:
+    """Judge a round trip: ``there`` is source -> target, ``back`` is that output translated target -> source
+    (None when ``there`` gave no payload). The result must equal the source payload (INTERPRETING.md)."""
+    src, tgt = check.source, check.target
+    ms = there.duration_ms + (back.duration_ms if back is not None else 0.0)
+    for leg, answer in (("there", there), ("back", back)):
+        if answer is None:
+            continue
+        if answer.mutated is not None and answer.status != "crash":
+            return mutated(answer)
+        way = f"{src}>{tgt}" if leg == "there" else f"{tgt}>{src}"
+        if answer.status == "crash":
+            return CheckResult("errored", message=f"round trip, {way}: {answer.crash}", duration_ms=ms)
+        if answer.status == "error":
+            actual = answer.error or {}
+            return CheckResult(
+                "failed",
+                actual_error=actual,
+                duration_ms=ms,
+                message=f"round trip: refused on the way {leg} ({way}) "
+                f"with {actual.get('code')!r} at {_path_of(actual)} ({actual.get('message')})",
+            )
+    assert back is not None
+    expected, actual = comparable(check, _literal(check.source_payload), back.payload, src)
+    return _judge_payload(
+        expected,
+        actual,
+        _wire(check, back.payload, src),
+        ms,
+        schema=src,
+        differs=f"round trip {src}>{tgt}>{src} does not give the source payload back: it differs in",
+        matches="round trip gives the source payload back, but it is",
+        say_valid=False,
+    )
+
+
+def run_round_trip(adapter: Adapter, check: Check, profile: dict[str, Any]) -> CheckResult:
+    """Translate source -> target, then the output target -> source, under the same profile, and judge."""
+    there = adapter.translate(check.kind, check.source, check.target, check.source_payload, profile)
+    back = None
+    if there.status == "payload":
+        back = adapter.translate(check.kind, check.target, check.source, there.payload, profile)
+    return judge_round_trip(check, there, back)

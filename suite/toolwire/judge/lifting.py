@@ -1,0 +1,143 @@
+"""`tools` and `tool_choice` checks for implementations that translate whole requests only (INTERPRETING.md,
+"Kinds lifted into requests").
+
+A proxy or a whole-request library never sees a bare tool list. When an implementation declares ``request``
+for a pair but not the check's own kind, the check's source is wrapped in the smallest request of the source
+dialect (its descriptor's ``lift.request``), that request is translated, and the part of the output request
+that carries the tools (``lift.tools_member``) or the tool choice (``lift.choice_members``) is judged as the
+check's kind would be. A refusal of the request is a refusal; its path is read relative to that part.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..adapters import Answer
+from ..corpus import Check
+from ..corpus.projection import merge, project_tools, substitute
+
+__all__ = [
+    "LIFTABLE",
+    "custom_names",
+    "lift_request",
+    "lower_answer",
+    "referenced_names",
+    "refused_at_added_tools",
+]
+
+#: the kinds a request carries whole
+LIFTABLE = frozenset({"tools", "tool_choice"})
+
+#: the tool a lifted tool choice offers when it names none
+_DEFAULT_TOOL = {
+    "name": "get_weather",
+    "description": "Get the current weather for a city",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+}
+
+
+def _lift(check: Check, dialect: str) -> dict[str, Any]:
+    lift = (check.dialects.get(dialect) or {}).get("lift")
+    if not isinstance(lift, dict):
+        raise ValueError(f"the {dialect} descriptor has no `lift`: {check.kind} checks cannot be lifted")
+    return lift
+
+
+def referenced_names(fragment: Any) -> list[str]:
+    """The tool names a tool-choice fragment of any dialect refers to: every string member ``name`` and
+    every entry of an ``allowedFunctionNames`` / ``allowed_function_names`` list, in order, once each."""
+    found: list[str] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "name" and isinstance(value, str) and value:
+                    found.append(value)
+                elif key in ("allowedFunctionNames", "allowed_function_names", "tools") and isinstance(
+                    value, list
+                ):
+                    found.extend(v for v in value if isinstance(v, str) and v)
+                    walk(value)
+                else:
+                    walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(fragment)
+    return list(dict.fromkeys(found))
+
+
+def custom_names(fragment: Any) -> set[str]:
+    """The tool names a tool-choice fragment refers to as custom (free-form) tools: the ``name`` of every
+    ``{"type": "custom", …}`` reference (Responses), or of its ``custom`` object (Chat), and the canonical
+    choice's ``custom`` list."""
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if node.get("type") == "custom":
+                inner = node.get("custom")
+                name = inner.get("name") if isinstance(inner, dict) else node.get("name")
+                if isinstance(name, str):
+                    found.add(name)
+            elif isinstance(node.get("custom"), list) and "mode" in node:
+                found.update(n for n in node["custom"] if isinstance(n, str))
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(fragment)
+    return found
+
+
+def lift_request(check: Check) -> dict[str, Any]:
+    """The smallest request of the check's source dialect that carries its source payload."""
+    lift = _lift(check, check.source)
+    payload = check.source_payload
+    if check.kind == "tools":
+        return merge(lift["request"], {lift["tools_member"]: payload})
+    names = referenced_names(payload) or [_DEFAULT_TOOL["name"]]
+    custom = custom_names(payload) if "custom_tool" in lift else set()
+    tools = project_tools([{**_DEFAULT_TOOL, "name": n} for n in names if n not in custom], lift)
+    if custom:  # a tool the choice names as custom (free-form) is offered as one
+        spelled = [substitute(lift["custom_tool"], {"name": n}) for n in names if n in custom]
+        tools = list(tools or []) + spelled
+    request = merge(lift["request"], {lift["tools_member"]: tools})
+    return merge(request, payload) if isinstance(payload, dict) else {**request, "tool_choice": payload}
+
+
+def refused_at_added_tools(check: Check, answer: Answer) -> bool:
+    """Whether a lifted tool-choice check was refused at the tools the harness added to its request (a
+    custom tool the choice names, say, which the target cannot take): a refusal of the same input, but
+    at a part the case does not spell, so its code and path are not the case's to compare."""
+    if check.kind != "tool_choice" or answer.status != "error":
+        return False
+    prefix = "/" + _lift(check, check.source)["tools_member"]
+    path = (answer.error or {}).get("path")
+    return isinstance(path, str) and (path == prefix or path.startswith(prefix + "/"))
+
+
+def lower_answer(check: Check, answer: Answer) -> Answer:
+    """The request translation's answer as the check's kind would have it: the target request's tools or
+    tool-choice members, or the refusal with its path relative to them."""
+    lift = _lift(check, check.target)
+    if answer.status == "error" and check.kind == "tools":
+        error = dict(answer.error or {})
+        prefix = "/" + lift["tools_member"]
+        path = error.get("path")
+        if isinstance(path, str) and (path == prefix or path.startswith(prefix + "/")):
+            error["path"] = path[len(prefix) :]
+        return Answer("error", error=error, duration_ms=answer.duration_ms, mutated=answer.mutated)
+    if answer.status != "payload":
+        return answer
+    output = answer.payload
+    if not isinstance(output, dict):
+        return answer  # not a request at all: judged as the malformed output it is
+    if check.kind == "tools":
+        lowered = output.get(lift["tools_member"])
+    else:
+        lowered = {key: output[key] for key in lift["choice_members"] if key in output}
+    return Answer("payload", payload=lowered, duration_ms=answer.duration_ms, mutated=answer.mutated)

@@ -1,0 +1,240 @@
+"""Judging a ``stream`` check (called by :func:`toolwire.judge.run.run_check`).
+
+The main check translates the source stream and fails when an output event is invalid for the target's
+``stream`` wire schema (``schemas/wire/<dialect>/stream.schema.json``, one event's ``data``), when the
+output breaks the target's grammar, when it does not accumulate to ``accumulated``, or when it differs
+from ``events`` (when the case pins them). Variants of the same expectation (``Check.variant``):
+
+- ``rechunk=<strategy>`` (``should``): the SOURCE stream re-chunked (:mod:`toolwire.streams.rechunk`) must
+  still give a valid output that accumulates to ``accumulated`` (``events`` are not compared: re-chunked
+  input may legitimately give other fragments);
+- ``delivery=coalesced`` / ``delivery=split`` (``should``): for an implementation that reads the stream
+  from a network connection (the ``http:`` adapter's ``translate_stream_delivered``), the same source
+  delivered in one write or with each event cut across two writes (:mod:`toolwire.adapters.delivery`) must
+  still accumulate to ``accumulated``; they are checks only of such an implementation
+  (``Corpus.network_delivery``);
+- ``incremental`` (``should``): the implementation is given the input one event at a time and every output
+  fragment must come at most one input event after the input made it emittable
+  (:mod:`toolwire.streams.incremental`).
+  An in-process implementation is observed through the list it is given (which records how far it has
+  read) and the iterator it returns; an adapter may instead provide
+  ``translate_stream_steps(source, target, events, profile) -> Answer`` whose payload is, for each input
+  event, the output events emitted right after it, plus one last list for the end of the stream. An
+  in-process implementation whose ``incremental_unmeasurable(source, target)`` returns a reason (a library
+  that reads ahead on a thread of its own: how far it read would depend on thread timing) is skipped.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from ..adapters.delivery import reads_from_network
+from ..corpus import wire
+from ..corpus.capabilities import speaks_toolwire_codes
+from ..corpus.matchers import compare, format_diff, records
+from ..corpus.stream_wire import stream_wire_errors
+from ..corpus.variants import DELIVERY_PREFIX, INCREMENTAL
+from ..streams.dialects import accumulate, check_stream
+from ..streams.incremental import measure
+from ..streams.payload import StreamError, stream_events
+from ..streams.rechunk import rechunk
+from .checks import CheckResult, WireVerdict, comparable, judge, read_by_client
+
+__all__ = ["ObservedEvents", "run_stream_check"]
+
+TOLERANCE = 1
+NOT_MEASURABLE = "incrementality is not measurable through this adapter"
+NOT_DELIVERED = "delivery shapes apply to a stream read from a network connection (http: adapters)"
+DELIVERY_LABELS = {"coalesced": "in one write", "split": "with each event split in two writes"}
+
+
+def _wire_errors(check: Any, events: list[Any]) -> list[str] | None:
+    return stream_wire_errors(check.target, events, schemas=check.schemas_root)
+
+
+def _judge_output(check: Any, output: Any, ms: float, *, compare_events: bool, label: str = "") -> Any:
+    exp = check.expectation
+    if not isinstance(output, list):
+        return CheckResult(
+            "failed",
+            duration_ms=ms,
+            message=f"{label}translate_stream must return a list of events, got {type(output).__name__}",
+        )
+    problems: list[str] = []
+    wire_errors = _wire_errors(check, output) or []
+    if wire_errors:
+        problems.append(f"{len(wire_errors)} event member(s) invalid for the {check.target} stream schema")
+    violations = check_stream(output, check.target)
+    if violations:
+        problems.append(f"{check.target} stream grammar: {violations[0]}")
+    wire_valid = not wire_errors and not violations
+    diffs: list[str] = []
+    differences: list[dict[str, Any]] = []
+    accumulated: Any = None
+    try:
+        accumulated = accumulate(output, check.target)
+    except StreamError as exc:
+        problems.append(f"the output does not accumulate ({exc.code}): {exc}")
+    else:
+        if "accumulated" in exp:
+            expected, actual = comparable(check, exp["accumulated"], accumulated)
+            client = read_by_client(check.target, "response", accumulated, check.schemas_root)
+            found = compare(expected, actual, client.tolerate)
+            if found:
+                problems.append(
+                    f"the accumulated output differs from the expectation in {len(found)} place(s)"
+                )
+                diffs.append("accumulated:\n" + format_diff(found, expected, actual))
+                differences += records(found, "accumulated")
+    if compare_events and "events" in exp:
+        expected, actual = comparable(check, exp["events"], output, kind="stream")
+        declared = wire.declared_names(check.target, "stream", schemas=check.schemas_root)
+        found = compare(expected, actual, WireVerdict(None, [], set(), declared).tolerate)
+        if found:
+            problems.append(f"the output events differ from the expected events in {len(found)} place(s)")
+            diffs.append("events:\n" + format_diff(found, expected, actual))
+            differences += records(found, "events")
+    if problems:
+        extra = ""
+        if wire_errors:
+            extra = "\n".join(["wire:", *wire_errors[:10]])
+        diff = "\n\n".join([*diffs, extra] if extra else diffs) or None
+        return CheckResult(
+            "failed",
+            message=label + "; ".join(problems),
+            diff=diff,
+            differences=differences,
+            wire_valid=wire_valid,
+            wire_errors=wire_errors,
+            duration_ms=ms,
+        )
+    return CheckResult("passed", wire_valid=True, duration_ms=ms)
+
+
+def _source_events(check: Any) -> list[Any]:
+    return stream_events(check.source_payload)
+
+
+def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
+    """Run one ``stream`` check (main or variant) against ``adapter``."""
+    try:
+        events = _source_events(check)
+    except StreamError as exc:
+        return CheckResult("errored", message=f"toolwire: the case's source stream is unreadable: {exc}")
+    variant = getattr(check, "variant", None)
+    if variant == INCREMENTAL:
+        return _run_incremental(adapter, check, events, profile)
+    label = ""
+    if variant and variant.startswith("rechunk="):
+        strategy = variant.split("=", 1)[1]
+        events = rechunk(events, check.source, strategy)
+        label = f"source re-chunked ({strategy}): "
+    if variant and variant.startswith(DELIVERY_PREFIX):
+        if not reads_from_network(adapter):
+            return CheckResult("skipped", message=NOT_DELIVERED)
+        delivery = variant[len(DELIVERY_PREFIX) :]
+        answer = adapter.translate_stream_delivered(check.source, check.target, events, profile, delivery)
+        label = f"upstream stream delivered {DELIVERY_LABELS[delivery]}: "
+    else:
+        answer = adapter.translate_stream(check.source, check.target, events, profile)
+    if answer.status != "payload" or "error" in check.expectation or answer.mutated is not None:
+        result = judge(check, answer, codes=speaks_toolwire_codes(adapter.capabilities))
+        if label and result.message:
+            result.message = label + result.message
+        return result
+    return _judge_output(check, answer.payload, answer.duration_ms, compare_events=not variant, label=label)
+
+
+class ObservedEvents(list):  # type: ignore[type-arg]
+    """The input list handed to an in-process implementation: records how far it has been read (``read``:
+    how many events, ``exhausted``: iterated to its end)."""
+
+    def __init__(self, events: list[Any]) -> None:
+        super().__init__(events)
+        self.read = 0
+        self.exhausted = False
+
+    def __iter__(self) -> Any:
+        for i in range(list.__len__(self)):
+            self.read = max(self.read, i + 1)
+            yield list.__getitem__(self, i)
+        self.exhausted = True
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            stop = range(list.__len__(self))[index]
+            if len(stop):
+                self.read = max(self.read, max(stop) + 1)
+        else:
+            i = index if index >= 0 else list.__len__(self) + index
+            self.read = max(self.read, i + 1)
+        return list.__getitem__(self, index)
+
+
+def _python_trace(
+    impl: Any, source: str, target: str, events: list[Any], profile: dict[str, Any]
+) -> list[list[Any]]:
+    observed = ObservedEvents(copy.deepcopy(events))
+    n = len(events)
+    steps: list[list[Any]] = [[] for _ in range(n + 1)]
+    out = impl.translate_stream(source, target, observed, dict(profile))
+    for event in out:
+        position = n if observed.exhausted else max(observed.read - 1, 0)
+        steps[position].append(event)
+    return steps
+
+
+def _run_incremental(adapter: Any, check: Any, events: list[Any], profile: dict[str, Any]) -> Any:
+    steps_hook = getattr(adapter, "translate_stream_steps", None)
+    if callable(steps_hook):
+        answer = steps_hook(check.source, check.target, events, profile)
+    elif hasattr(adapter, "impl") and callable(getattr(adapter.impl, "translate_stream", None)):
+        unmeasurable = getattr(adapter.impl, "incremental_unmeasurable", None)
+        why = unmeasurable(check.source, check.target) if callable(unmeasurable) else None
+        if why:
+            return CheckResult("skipped", message=f"{NOT_MEASURABLE}: {why}")
+        answer = adapter._answer(
+            lambda: _python_trace(adapter.impl, check.source, check.target, events, profile)
+        )
+    else:
+        return CheckResult("skipped", message=NOT_MEASURABLE)
+    if answer.status == "crash":
+        return CheckResult("errored", message=answer.crash, duration_ms=answer.duration_ms)
+    if answer.status == "error":
+        err = answer.error or {}
+        return CheckResult(
+            "failed",
+            actual_error=err,
+            duration_ms=answer.duration_ms,
+            message=f"refused with {err.get('code')!r} ({err.get('message')}) where a stream was expected",
+        )
+    steps = answer.payload
+    if not isinstance(steps, list) or not all(isinstance(s, list) for s in steps):
+        return CheckResult("errored", message="the stream trace is not a list of lists of events")
+    result = measure(events, check.source, steps, check.target)
+    if not result.lags:  # vacuously incremental: say so
+        return CheckResult("passed", message=result.summary(TOLERANCE), duration_ms=answer.duration_ms)
+    if result.ok(TOLERANCE):
+        return CheckResult("passed", message=result.summary(TOLERANCE), duration_ms=answer.duration_ms)
+    detail = json.dumps(
+        [
+            {
+                "output_event": lag.output_index,
+                "emitted_after_input": lag.emitted_after,
+                "available_at_input": lag.available_at,
+                "lag": lag.lag,
+                "kind": lag.fragment.kind,
+                "call": lag.fragment.call,
+            }
+            for lag in result.lags
+            if lag.lag > TOLERANCE
+        ][:20],
+    )
+    return CheckResult(
+        "failed",
+        message=result.summary(TOLERANCE),
+        diff="late fragments: " + detail,
+        duration_ms=answer.duration_ms,
+    )

@@ -1,0 +1,62 @@
+"""The stream dialects by name: each one's grammar and accumulator (``streams/<dialect>/``, side by side),
+and the lookups the harness uses (:func:`check_stream`, :func:`accumulate`, :func:`fragments`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import anthropic, canonical, gemini, openai_chat, openai_responses
+from .accumulate import Accumulator, Fragment
+from .grammar import Grammar, GrammarViolation, Violation
+from .payload import StreamError
+
+__all__ = ["ACCUMULATORS", "DIALECTS", "GRAMMARS", "accumulate", "check_stream", "fragments", "grammar_for"]
+
+_PACKAGES = (anthropic, canonical, gemini, openai_chat, openai_responses)
+#: each dialect's grammar class, by dialect name
+GRAMMARS: dict[str, type[Grammar]] = {p.GRAMMAR.dialect: p.GRAMMAR for p in _PACKAGES}
+#: each dialect's accumulator class, by dialect name
+ACCUMULATORS: dict[str, type[Accumulator]] = {p.ACCUMULATOR.dialect: p.ACCUMULATOR for p in _PACKAGES}
+#: the dialects with a stream grammar and accumulator
+DIALECTS = tuple(sorted(GRAMMARS))
+
+
+def grammar_for(dialect: str) -> Grammar:
+    """A fresh grammar for ``dialect``; KeyError for an unknown dialect."""
+    return GRAMMARS[dialect]()
+
+
+def check_stream(events: Any, dialect: str) -> list[Violation]:
+    """The first rule of ``dialect``'s grammar that ``events`` break ([] when the stream is valid)."""
+    grammar = grammar_for(dialect)
+    if not isinstance(events, list):
+        return [Violation(None, f"{dialect}.stream-shape", "a stream is a list of events")]
+    try:
+        for i, event in enumerate(events):
+            grammar.event(i, event)
+        grammar.end(len(events))
+    except GrammarViolation as exc:
+        return [exc.violation]
+    return []
+
+
+def accumulate(events: Any, dialect: str) -> Any:
+    """The non-streaming response body ``events`` accumulate to (raises :class:`StreamError`)."""
+    if not isinstance(events, list):
+        raise StreamError("stream.invalid_event", "a stream is a list of events")
+    acc = ACCUMULATORS[dialect]()
+    for event in events:
+        acc.feed(event)
+    return acc.result()
+
+
+def fragments(events: list[Any], dialect: str) -> list[list[Fragment]]:
+    """The content fragments of each event (tolerant: stops quietly at an unreadable event)."""
+    acc = ACCUMULATORS[dialect]()
+    out: list[list[Fragment]] = []
+    for event in events:
+        try:
+            out.append(acc.feed(event))
+        except StreamError:
+            out.append([])
+    return out
