@@ -5,7 +5,7 @@ Public API: ``translate``, ``translate_stream``, ``TranslationError``, ``Transla
 """
 
 from .errors import TranslationError
-from .streams import translate_stream
+from .transcode import translate_stream
 from .translate import translate
 from .translator import Translator
 

@@ -90,7 +90,7 @@ class Session:
     @staticmethod
     def transcoder(source: str, target: str, profile: dict[str, str]) -> Any:
         """An incremental stream translator: ``feed(event) -> events``, ``close() -> events``."""
-        from .streams import StreamTranscoder
+        from .transcode import StreamTranscoder
 
         return StreamTranscoder(source, target, profile)
 

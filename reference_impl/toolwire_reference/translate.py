@@ -57,7 +57,7 @@ def translate(
             if dialect not in CODECS:
                 raise ValueError(f"unknown {role} dialect {dialect!r}; dialects: {', '.join(CODECS)}")
     if kind == "stream":  # the whole event list at once; translate_stream is the lazy form
-        from .streams import translate_stream
+        from .transcode import translate_stream
 
         return list(translate_stream(payload, source=source, target=target, profile=profile))
     try:

@@ -33,6 +33,6 @@ class Translator:
         self, source: str, target: str, events: Iterable[Any], profile: Mapping[str, str] | None
     ):
         """A lazy iterator of output events (``toolwire_reference.translate_stream``)."""
-        from .streams import translate_stream
+        from .transcode import translate_stream
 
         return translate_stream(events, source=source, target=target, profile=profile)

@@ -50,8 +50,8 @@ from toolwire_reference import TranslationError, translate
 from toolwire_reference.errors import pointer
 from toolwire_reference.profiles import resolve_profile
 from toolwire_reference.rules import PROFILE_VALUES
-from toolwire_reference.streams import StreamTranscoder
 from toolwire_reference.streams.sse import format_event, read_sse
+from toolwire_reference.transcode import StreamTranscoder
 
 from .endpoints import DIALECT_PATHS, PROVIDER_DIALECTS
 

@@ -1,0 +1,108 @@
+"""Stream translation: incremental transcoders per dialect, joined through canonical stream events.
+
+``translate_stream(events, source=, target=, profile=)`` returns a lazy iterator: it pulls one input
+event at a time and yields the output events that event made ready before pulling the next, so text
+and argument fragments go out as they arrive (Gemini targets hold a call's arguments until the call is
+complete, since Gemini sends calls whole). Memory is flat in the stream's length: the transcoders keep
+the open blocks, not the events (an openai-responses target keeps the content it has sent, which its
+``.done`` events and ``response.completed`` repeat).
+
+Per dialect, ``<dialect>.py`` holds a decoder (dialect events → canonical events) and an encoder
+(canonical events → dialect events); ``base.py`` what they share; ``text_calls.py`` the
+``stream.text-calls=parse`` filter (tool calls printed in text become tool-call blocks); ``sse.py``
+reads and writes SSE text for the CLI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from ._json import json_type
+from .errors import fail
+from .profiles import resolve_profile
+from .rules import DIALECTS
+from .streams.anthropic import AnthropicDecoder, AnthropicEncoder
+from .streams.base import THINKING_TARGETS, CustomCallGuard, Decoder, Encoder, SignatureFilter, ThinkingFilter
+from .streams.canonical import CanonicalDecoder, CanonicalEncoder
+from .streams.gemini import GeminiDecoder, GeminiEncoder
+from .streams.openai_chat import OpenAIChatDecoder, OpenAIChatEncoder
+from .streams.openai_responses import OpenAIResponsesDecoder, OpenAIResponsesEncoder
+from .streams.text_calls import TextCallFilter
+
+DECODERS: dict[str, type[Decoder]] = {
+    "canonical": CanonicalDecoder,
+    "openai-chat": OpenAIChatDecoder,
+    "openai-responses": OpenAIResponsesDecoder,
+    "anthropic": AnthropicDecoder,
+    "gemini": GeminiDecoder,
+}
+ENCODERS: dict[str, type[Encoder]] = {
+    "canonical": CanonicalEncoder,
+    "openai-chat": OpenAIChatEncoder,
+    "openai-responses": OpenAIResponsesEncoder,
+    "anthropic": AnthropicEncoder,
+    "gemini": GeminiEncoder,
+}
+
+
+class StreamTranscoder:
+    """Source events in, target events out: ``feed(event) -> events``, ``close() -> events``.
+
+    ``close()`` raises ``TranslationError`` ``stream.truncated`` when the input ended before its
+    terminal event (after everything that could be sent was sent).
+    """
+
+    def __init__(self, source: str, target: str, profile: Mapping[str, str] | None = None) -> None:
+        for role, dialect in (("source", source), ("target", target)):
+            if dialect not in DIALECTS:
+                raise ValueError(f"unknown {role} dialect {dialect!r}; dialects: {', '.join(DIALECTS)}")
+        resolved = resolve_profile(profile)
+        keep = resolved.get("stream.thinking") == "keep" and target in THINKING_TARGETS
+        self.decoder = DECODERS[source](resolved)
+        self.guard = CustomCallGuard(target, self.decoder, resolved)
+        self.signatures = SignatureFilter(source, target)
+        self.filter = ThinkingFilter(keep)
+        self.text_calls: TextCallFilter | None = None
+        if resolved.get("stream.text-calls") == "parse":
+            self.text_calls = TextCallFilter(resolved, getattr(self.decoder, "ids", None))
+        self.encoder = ENCODERS[target](resolved)
+
+    def _encode(self, canonical: list[dict]) -> list[dict]:
+        out: list[dict] = []
+        guarded = (e for event in canonical for e in self.guard.feed(event))
+        for signed in (e for event in guarded for e in self.signatures.feed(event)):
+            for kept in self.filter.feed(signed):
+                for final in self.text_calls.feed(kept) if self.text_calls is not None else (kept,):
+                    out += self.encoder.feed(final)
+        return out
+
+    def feed(self, event: Any) -> list[dict]:
+        return self._encode(self.decoder.feed(event))
+
+    def close(self) -> list[dict]:
+        return self._encode(self.decoder.close()) + self.encoder.close()
+
+
+def translate_stream(
+    events: Iterable[Any], *, source: str, target: str, profile: Mapping[str, str] | None = None
+) -> Iterator[dict]:
+    """Translate a stream of ``source`` events (``{"event"?, "data"}``) into ``target`` events, lazily.
+
+    Unknown dialects or profile values raise ``ValueError`` at once; problems with the stream raise
+    ``TranslationError`` while iterating (``stream.invalid_event``, ``stream.truncated``, and the codes
+    of the ``response`` kind, such as ``content.unsupported`` or ``call.invalid_arguments``).
+    """
+    transcoder = StreamTranscoder(source, target, profile)
+    return _run(transcoder, events)
+
+
+def _run(transcoder: StreamTranscoder, events: Iterable[Any]) -> Iterator[dict]:
+    if isinstance(events, (str, bytes, dict)) or not isinstance(events, Iterable):
+        raise fail("payload.invalid", f"a stream is an array of events, not {json_type(events)}", ())
+    for event in events:
+        yield from transcoder.feed(event)
+    yield from transcoder.close()
+
+
+__all__ = ["DECODERS", "ENCODERS", "StreamTranscoder", "translate_stream"]
