@@ -19,15 +19,15 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from ._json import json_type
+from .dialects.anthropic.stream import AnthropicDecoder, AnthropicEncoder
+from .dialects.canonical.stream import CanonicalDecoder, CanonicalEncoder
+from .dialects.gemini.stream import GeminiDecoder, GeminiEncoder
+from .dialects.openai_chat.stream import OpenAIChatDecoder, OpenAIChatEncoder
+from .dialects.openai_responses.stream import OpenAIResponsesDecoder, OpenAIResponsesEncoder
 from .errors import fail
 from .profiles import resolve_profile
 from .rules import DIALECTS
-from .streams.anthropic import AnthropicDecoder, AnthropicEncoder
 from .streams.base import THINKING_TARGETS, CustomCallGuard, Decoder, Encoder, SignatureFilter, ThinkingFilter
-from .streams.canonical import CanonicalDecoder, CanonicalEncoder
-from .streams.gemini import GeminiDecoder, GeminiEncoder
-from .streams.openai_chat import OpenAIChatDecoder, OpenAIChatEncoder
-from .streams.openai_responses import OpenAIResponsesDecoder, OpenAIResponsesEncoder
 from .streams.text_calls import TextCallFilter
 
 DECODERS: dict[str, type[Decoder]] = {

@@ -31,7 +31,7 @@ from .tools import translate_tools, validate_choice
 @cache
 def codec(dialect: str, kind: str) -> ModuleType:
     """The module of ``dialect``'s codec for ``kind`` (``request`` or ``response``), imported once."""
-    return importlib.import_module(f".dialects.{dialect.replace('-', '_')}_{kind}", __package__)
+    return importlib.import_module(f".dialects.{dialect.replace('-', '_')}.{kind}", __package__)
 
 
 def translate(

@@ -406,7 +406,7 @@ def unsupported_hint(
     return (
         text + " No translation profile accepts it (corpus/profiles.json). It could be supported in the "
         f"reference translator, where {client} requests are read "
-        f"(reference_impl/toolwire_reference/dialects/{module}_request.py), with a corpus case for it."
+        f"(reference_impl/toolwire_reference/dialects/{module}/request.py), with a corpus case for it."
     )
 
 

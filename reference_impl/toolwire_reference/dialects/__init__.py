@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import anthropic, canonical, gemini, openai_chat, openai_responses
+from .anthropic import tools as anthropic
+from .canonical import tools as canonical
+from .gemini import tools as gemini
+from .openai_chat import tools as openai_chat
+from .openai_responses import tools as openai_responses
 
 CODECS: dict[str, ModuleType] = {
     "canonical": canonical,

@@ -42,7 +42,7 @@ def encode_text_parts(parts: list[dict], target: str, profile: Mapping[str, str]
             ]
         return message
     canonical = {"content": parts, "stop_reason": "tool_use" if calls else "end_turn"}
-    module = importlib.import_module(f"..dialects.{target.replace('-', '_')}_response", __package__)
+    module = importlib.import_module(f"..dialects.{target.replace('-', '_')}.response", __package__)
     response = module.encode_response(canonical, profile)
     if target == "canonical":
         return {"content": response["content"]}

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .._json import MISSING, expect_object, invalid, json_type
-from ..choice import invalid_choice, read_flag, read_payload, refuse_or_degrade
-from ..custom import without_custom_choice
-from ..errors import SchemaProblem, fail
-from ..model import Choice, Tool
-from ..rules import ANTHROPIC_ROOT_UNSUPPORTED
-from .common import head, read_function, schema_copy, tool_list
+from ..._json import MISSING, expect_object, invalid, json_type
+from ...choice import invalid_choice, read_flag, read_payload, refuse_or_degrade
+from ...custom import without_custom_choice
+from ...errors import SchemaProblem, fail
+from ...model import Choice, Tool
+from ...rules import ANTHROPIC_ROOT_UNSUPPORTED
+from ..common import head, read_function, schema_copy, tool_list
 
 NAME = "anthropic"
 EMPTY_INPUT_SCHEMA = {"type": "object", "properties": {}}

@@ -26,7 +26,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ..calls import (
+from ...calls import (
     IdGenerator,
     arguments_to_object,
     decode_stop_reason,
@@ -34,10 +34,10 @@ from ..calls import (
     encode_stop_reason,
     is_generated,
 )
-from ..dialects.gemini_response import _PART_DATA, _decode_usage, _encode_usage
-from ..dialects.response_common import unsupported_part
-from ..errors import TranslationError
-from .base import Decoder, Encoder, JsonTracker
+from ...errors import TranslationError
+from ...streams.base import Decoder, Encoder, JsonTracker
+from ..response_common import unsupported_part
+from .response import _PART_DATA, _decode_usage, _encode_usage
 
 NAME = "gemini"
 # Error chunks: google.rpc status names and their HTTP codes.

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .._json import MISSING, expect_list, expect_object, invalid, pick_alias
-from ..choice import invalid_choice, read_names, read_payload, refuse_or_degrade
-from ..custom import without_custom_choice
-from ..errors import fail, pointer
-from ..model import Choice, SchemaOrigin, Tool
-from ..profiles import degrading
-from ..schema.gemini import to_gemini_schema
-from ..schema.gemini_decode import from_gemini_schema, source_segment
-from .common import head, read_function, schema_copy, tool_list
+from ..._json import MISSING, expect_list, expect_object, invalid, pick_alias
+from ...choice import invalid_choice, read_names, read_payload, refuse_or_degrade
+from ...custom import without_custom_choice
+from ...errors import fail, pointer
+from ...model import Choice, SchemaOrigin, Tool
+from ...profiles import degrading
+from ...schema.gemini import to_gemini_schema
+from ...schema.gemini_decode import from_gemini_schema, source_segment
+from ..common import head, read_function, schema_copy, tool_list
 
 NAME = "gemini"
 _DECLARATIONS = ("functionDeclarations", "function_declarations")

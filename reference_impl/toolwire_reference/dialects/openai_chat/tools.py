@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import custom
-from .._json import MISSING, expect_object
-from ..model import Choice, Tool
-from . import openai_common
-from .common import read_function, tool_list
+from ... import custom
+from ..._json import MISSING, expect_object
+from ...model import Choice, Tool
+from .. import openai_common
+from ..common import read_function, tool_list
 
 NAME = "openai-chat"
 _UNSUPPORTED_CHOICES: frozenset[str] = frozenset()

@@ -20,12 +20,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import calls, hosted, reasoning, signatures
-from .. import messages as msgs
-from .._json import MISSING, expect_list, expect_object, invalid
-from ..custom import is_custom_call
-from ..errors import Segments, TranslationError, pointer
-from ..request import (
+from ... import calls, hosted, reasoning, signatures
+from ... import messages as msgs
+from ..._json import MISSING, expect_list, expect_object, invalid
+from ...custom import is_custom_call
+from ...errors import Segments, TranslationError, pointer
+from ...request import (
     Request,
     check_members,
     copy_settings,
@@ -39,8 +39,8 @@ from ..request import (
     put_settings,
     read_verbosity,
 )
-from . import openai_responses
-from .openai_chat_request import encode_format
+from ..openai_chat.request import encode_format
+from . import tools as openai_responses
 
 NAME = "openai-responses"
 _KNOWN = frozenset(

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import calls, hosted, reasoning, signatures
-from .. import messages as msgs
-from .._json import MISSING, expect_list, expect_object, invalid
-from ..errors import Segments, TranslationError, pointer
-from ..request import (
+from ... import calls, hosted, reasoning, signatures
+from ... import messages as msgs
+from ..._json import MISSING, expect_list, expect_object, invalid
+from ...errors import Segments, TranslationError, pointer
+from ...request import (
     Request,
     copy_settings,
     decode_choice,
@@ -29,7 +29,7 @@ from ..request import (
     require_messages,
     required_max_tokens,
 )
-from . import anthropic
+from . import tools as anthropic
 
 NAME = "anthropic"
 _KNOWN = frozenset(

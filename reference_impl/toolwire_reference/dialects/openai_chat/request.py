@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import calls, hosted, reasoning
-from .. import messages as msgs
-from .._json import MISSING, expect_list, expect_object, invalid
-from ..errors import Segments, TranslationError, pointer
-from ..request import (
+from ... import calls, hosted, reasoning
+from ... import messages as msgs
+from ..._json import MISSING, expect_list, expect_object, invalid
+from ...errors import Segments, TranslationError, pointer
+from ...request import (
     Request,
     copy_settings,
     decode_choice,
@@ -34,8 +34,9 @@ from ..request import (
     schema_tool,
     under,
 )
-from . import openai_chat, openai_common
-from .common import read_function
+from .. import openai_common
+from ..common import read_function
+from . import tools as openai_chat
 
 NAME = "openai-chat"
 _KNOWN = frozenset(

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .. import custom
-from .._json import MISSING, expect_object, invalid
-from ..choice import MODES, invalid_choice, read_flag, read_names, read_payload
-from ..model import Choice, Tool
-from .common import head, read_function, schema_copy, tool_list
+from ... import custom
+from ..._json import MISSING, expect_object, invalid
+from ...choice import MODES, invalid_choice, read_flag, read_names, read_payload
+from ...model import Choice, Tool
+from ..common import head, read_function, schema_copy, tool_list
 
 NAME = "canonical"
 _TOOL_MEMBERS = ("name", "description", "parameters", "strict")

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import custom
-from ..model import Choice, Tool
-from . import openai_common
-from .common import read_function, tool_list
+from ... import custom
+from ...model import Choice, Tool
+from .. import openai_common
+from ..common import read_function, tool_list
 
 NAME = "openai-responses"
 # Responses tool-choice forms naming a hosted or MCP tool.

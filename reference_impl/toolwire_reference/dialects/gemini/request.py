@@ -19,12 +19,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import calls, hosted, reasoning, signatures
-from .. import messages as msgs
-from .._json import MISSING, copy_json, expect_list, expect_object, invalid, pick_alias
-from ..errors import Segments, TranslationError, pointer
-from ..profiles import degrading
-from ..request import (
+from ... import calls, hosted, reasoning, signatures
+from ... import messages as msgs
+from ..._json import MISSING, copy_json, expect_list, expect_object, invalid, pick_alias
+from ...errors import Segments, TranslationError, pointer
+from ...profiles import degrading
+from ...request import (
     Request,
     check_members,
     copy_settings,
@@ -39,10 +39,10 @@ from ..request import (
     schema_tool,
     unsupported,
 )
-from ..rules import GEMINI_IGNORABLE_GENERATION
-from ..schema.gemini import to_gemini_schema
-from ..schema.gemini_decode import from_gemini_schema, source_segment
-from . import gemini
+from ...rules import GEMINI_IGNORABLE_GENERATION
+from ...schema.gemini import to_gemini_schema
+from ...schema.gemini_decode import from_gemini_schema, source_segment
+from . import tools as gemini
 
 NAME = "gemini"
 # camelCase member -> its proto snake_case spelling

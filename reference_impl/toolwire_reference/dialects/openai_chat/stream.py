@@ -26,10 +26,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..calls import IdGenerator, decode_stop_reason, encode_call_id, encode_stop_reason
-from ..dialects.openai_chat_response import _decode_usage, _encode_usage
-from ..dialects.response_common import now
-from .base import Decoder, Encoder, JsonTracker, stream_id
+from ...calls import IdGenerator, decode_stop_reason, encode_call_id, encode_stop_reason
+from ...streams.base import Decoder, Encoder, JsonTracker, stream_id
+from ..response_common import now
+from .response import _decode_usage, _encode_usage
 
 NAME = "openai-chat"
 DONE = "[DONE]"

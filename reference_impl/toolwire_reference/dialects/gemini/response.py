@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import signatures
-from .._json import MISSING
-from ..calls import (
+from ... import signatures
+from ..._json import MISSING
+from ...calls import (
     IdGenerator,
     arguments_for_object,
     decode_stop_reason,
@@ -31,7 +31,7 @@ from ..calls import (
     read_arguments_object,
     response_invalid,
 )
-from .response_common import (
+from ..response_common import (
     canonical_response,
     expect_value,
     has_tool_calls,

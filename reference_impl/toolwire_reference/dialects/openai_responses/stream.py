@@ -24,11 +24,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._json import copy_json
-from ..calls import decode_stop_reason, derived_id, encode_call_id, encode_stop_reason
-from ..dialects.openai_responses_response import FAILED_ERROR, _decode_usage, _encode_usage, _item_id
-from ..dialects.response_common import now, unsupported_part
-from .base import Decoder, Encoder, stream_id
+from ..._json import copy_json
+from ...calls import decode_stop_reason, derived_id, encode_call_id, encode_stop_reason
+from ...streams.base import Decoder, Encoder, stream_id
+from ..response_common import now, unsupported_part
+from .response import FAILED_ERROR, _decode_usage, _encode_usage, _item_id
 
 NAME = "openai-responses"
 TERMINAL = ("response.completed", "response.incomplete", "response.failed")

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._json import MISSING, json_type
-from ..calls import (
+from ..._json import MISSING, json_type
+from ...calls import (
     IdGenerator,
     arguments_to_object,
     decode_stop_reason,
@@ -22,8 +22,8 @@ from ..calls import (
     encode_stop_reason,
     response_invalid,
 )
-from .openai_common import chat_call_body
-from .response_common import (
+from ..openai_common import chat_call_body
+from ..response_common import (
     canonical_response,
     custom_call_part,
     envelope_seed,

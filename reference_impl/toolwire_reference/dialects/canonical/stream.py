@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import signatures
-from ..calls import CANONICAL_STOP_REASONS, encode_call_id
-from ..dialects.canonical_response import decode_usage
-from .base import Decoder, Encoder
+from ... import signatures
+from ...calls import CANONICAL_STOP_REASONS, encode_call_id
+from ...streams.base import Decoder, Encoder
+from .response import decode_usage
 
 NAME = "canonical"
 _FIELDS = {

@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import calls, hosted, reasoning, signatures
-from .. import messages as msgs
-from .._json import MISSING, copy_json, expect_list, expect_object, invalid
-from ..custom import read_input
-from ..errors import pointer
-from ..request import (
+from ... import calls, hosted, reasoning, signatures
+from ... import messages as msgs
+from ..._json import MISSING, copy_json, expect_list, expect_object, invalid
+from ...custom import read_input
+from ...errors import pointer
+from ...request import (
     SETTINGS,
     Request,
     copy_settings,
@@ -25,7 +25,7 @@ from ..request import (
     read_stop,
     read_verbosity,
 )
-from . import canonical
+from . import tools as canonical
 
 NAME = "canonical"
 _MEMBERS = ("model", "system", "messages", "tools", "tool_choice", "parallel_tool_calls", *SETTINGS)

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import signatures
-from .._json import MISSING
-from ..calls import (
+from ... import signatures
+from ..._json import MISSING
+from ...calls import (
     arguments_for_text,
     arguments_to_object,
     decode_stop_reason,
@@ -26,7 +26,7 @@ from ..calls import (
     encode_stop_reason,
     response_invalid,
 )
-from .response_common import (
+from ..response_common import (
     canonical_response,
     custom_call_part,
     envelope_seed,

@@ -22,10 +22,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..calls import arguments_to_text, decode_stop_reason, encode_call_id, encode_stop_reason
-from ..dialects.anthropic_response import _decode_usage, _encode_usage
-from ..dialects.response_common import unsupported_part
-from .base import Decoder, Encoder, stream_id
+from ...calls import arguments_to_text, decode_stop_reason, encode_call_id, encode_stop_reason
+from ...streams.base import Decoder, Encoder, stream_id
+from ..response_common import unsupported_part
+from .response import _decode_usage, _encode_usage
 
 NAME = "anthropic"
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import signatures
-from .._json import MISSING, copy_json
-from ..calls import CANONICAL_STOP_REASONS, RawArguments, encode_call_id, response_invalid
-from ..custom import FreeInput
-from ..errors import pointer
-from .response_common import (
+from ... import signatures
+from ..._json import MISSING, copy_json
+from ...calls import CANONICAL_STOP_REASONS, RawArguments, encode_call_id, response_invalid
+from ...custom import FreeInput
+from ...errors import pointer
+from ..response_common import (
     USAGE_KEYS,
     canonical_response,
     need_list,

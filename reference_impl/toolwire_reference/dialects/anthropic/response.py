@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import signatures
-from .._json import MISSING
-from ..calls import (
+from ... import signatures
+from ..._json import MISSING
+from ...calls import (
     arguments_for_object,
     decode_stop_reason,
     derived_id,
@@ -23,7 +23,7 @@ from ..calls import (
     read_arguments_object,
     response_invalid,
 )
-from .response_common import (
+from ..response_common import (
     canonical_response,
     envelope_seed,
     expect_value,

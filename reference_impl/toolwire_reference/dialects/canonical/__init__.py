@@ -1,0 +1,2 @@
+"""The canonical dialect: tools and tool choice (`tools`), request (`request`), response (`response`) and
+stream (`stream`) codecs."""
