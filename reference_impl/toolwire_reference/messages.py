@@ -22,6 +22,7 @@ from .custom import read_input
 from .errors import Segments, TranslationError, pointer
 from .profiles import degrading
 from .request import Request, unsupported
+from .rules import DialectRules
 
 ERROR_PREFIX = "Error: "
 NOT_EXECUTED = "Tool call was not executed."
@@ -495,5 +496,6 @@ def inner_path(req: Request, part: dict, container: dict) -> Segments:
     return req.paths.get(id(part)) or req.paths.get(id(container), ())
 
 
-def out_id(call_id: str, target: str, profile: Mapping[str, str]) -> str:
+def out_id(call_id: str, target: DialectRules, profile: Mapping[str, str]) -> str:
+    """The id ``target`` gets for a canonical call id (``calls.encode_call_id``)."""
     return calls.encode_call_id(call_id, target, profile)

@@ -7,10 +7,10 @@ complete, since Gemini sends calls whole). Memory is flat in the stream's length
 the open blocks, not the events (an openai-responses target keeps the content it has sent, which its
 ``.done`` events and ``response.completed`` repeat).
 
-Per dialect, ``<dialect>.py`` holds a decoder (dialect events → canonical events) and an encoder
-(canonical events → dialect events); ``base.py`` what they share; ``text_calls.py`` the
-``stream.text-calls=parse`` filter (tool calls printed in text become tool-call blocks); ``sse.py``
-reads and writes SSE text for the CLI.
+Per dialect, ``dialects/<name>/stream.py`` holds a decoder (dialect events → canonical events) and an
+encoder (canonical events → dialect events), found through the registry; ``streams/base.py`` what they
+share and the filters between them; ``streams/text_calls.py`` the ``stream.text-calls=parse`` filter (tool
+calls printed in text become tool-call blocks); ``streams/sse.py`` reads and writes SSE text.
 """
 
 from __future__ import annotations
@@ -19,31 +19,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from ._json import json_type
-from .dialects.anthropic.stream import AnthropicDecoder, AnthropicEncoder
-from .dialects.canonical.stream import CanonicalDecoder, CanonicalEncoder
-from .dialects.gemini.stream import GeminiDecoder, GeminiEncoder
-from .dialects.openai_chat.stream import OpenAIChatDecoder, OpenAIChatEncoder
-from .dialects.openai_responses.stream import OpenAIResponsesDecoder, OpenAIResponsesEncoder
 from .errors import fail
 from .profiles import resolve_profile
-from .rules import DIALECTS
-from .streams.base import THINKING_TARGETS, CustomCallGuard, Decoder, Encoder, SignatureFilter, ThinkingFilter
+from .registry import lookup
+from .streams.base import CustomCallGuard, SignatureFilter, ThinkingFilter
 from .streams.text_calls import TextCallFilter
-
-DECODERS: dict[str, type[Decoder]] = {
-    "canonical": CanonicalDecoder,
-    "openai-chat": OpenAIChatDecoder,
-    "openai-responses": OpenAIResponsesDecoder,
-    "anthropic": AnthropicDecoder,
-    "gemini": GeminiDecoder,
-}
-ENCODERS: dict[str, type[Encoder]] = {
-    "canonical": CanonicalEncoder,
-    "openai-chat": OpenAIChatEncoder,
-    "openai-responses": OpenAIResponsesEncoder,
-    "anthropic": AnthropicEncoder,
-    "gemini": GeminiEncoder,
-}
 
 
 class StreamTranscoder:
@@ -54,19 +34,17 @@ class StreamTranscoder:
     """
 
     def __init__(self, source: str, target: str, profile: Mapping[str, str] | None = None) -> None:
-        for role, dialect in (("source", source), ("target", target)):
-            if dialect not in DIALECTS:
-                raise ValueError(f"unknown {role} dialect {dialect!r}; dialects: {', '.join(DIALECTS)}")
+        decoding, encoding = lookup(source, "source"), lookup(target, "target")
         resolved = resolve_profile(profile)
-        keep = resolved.get("stream.thinking") == "keep" and target in THINKING_TARGETS
-        self.decoder = DECODERS[source](resolved)
-        self.guard = CustomCallGuard(target, self.decoder, resolved)
+        keep = resolved.get("stream.thinking") == "keep" and encoding.rules.stream_thinking
+        self.decoder = decoding.stream_decoder(resolved)
+        self.guard = CustomCallGuard(encoding.rules, self.decoder, resolved)
         self.signatures = SignatureFilter(source, target)
         self.filter = ThinkingFilter(keep)
         self.text_calls: TextCallFilter | None = None
         if resolved.get("stream.text-calls") == "parse":
             self.text_calls = TextCallFilter(resolved, getattr(self.decoder, "ids", None))
-        self.encoder = ENCODERS[target](resolved)
+        self.encoder = encoding.stream_encoder(resolved)
 
     def _encode(self, canonical: list[dict]) -> list[dict]:
         out: list[dict] = []
@@ -105,4 +83,4 @@ def _run(transcoder: StreamTranscoder, events: Iterable[Any]) -> Iterator[dict]:
     yield from transcoder.close()
 
 
-__all__ = ["DECODERS", "ENCODERS", "StreamTranscoder", "translate_stream"]
+__all__ = ["StreamTranscoder", "translate_stream"]

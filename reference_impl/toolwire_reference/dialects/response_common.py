@@ -175,6 +175,13 @@ def custom_call_part(obj: dict, call_id: str, name: str, path: Segments, **extra
     return part
 
 
+def text_response(parts: list[dict]) -> dict:
+    """The canonical response holding the parts of a text (kind ``text``): what each dialect's
+    ``encode_text`` encodes and takes its content from."""
+    calls = [p for p in parts if p["type"] == "tool_call"]
+    return {"content": parts, "stop_reason": "tool_use" if calls else "end_turn"}
+
+
 def has_tool_calls(content: list[dict]) -> bool:
     return any(part["type"] == "tool_call" for part in content)
 

@@ -30,8 +30,9 @@ from ...request import (
     required_max_tokens,
 )
 from . import tools as anthropic
+from .rules import RULES
 
-NAME = "anthropic"
+NAME = RULES.name
 _KNOWN = frozenset(
     (
         "model",
@@ -68,7 +69,7 @@ _SETTINGS_OUT_LATE = {k: v for k, v in _SETTINGS.items() if k not in ("model", "
 
 
 def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
-    body, req = open_request(payload, _KNOWN, profile, NAME)
+    body, req = open_request(payload, _KNOWN, profile, RULES)
     copy_settings(
         req,
         body,
@@ -247,11 +248,11 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
         ],
         NAME,
     )
-    tools = encode_tools(req, anthropic, NAME, profile)
+    tools = encode_tools(req, anthropic, RULES, profile)
     tools = hosted.with_entry(tools, hosted.anthropic_tool(req, profile))
     if tools is not MISSING:
         out["tools"] = tools
-    out.update(encode_choice(req, anthropic, profile))
+    out.update(encode_choice(req, anthropic, RULES, profile))
     reasoning.write_anthropic(req, out, profile)
     put_settings(req, out, _SETTINGS_OUT_LATE)
     drop_setting(req, "response_format", NAME, profile)
@@ -301,7 +302,7 @@ def _encode_part(req: Request, part: dict, profile) -> dict | None:
     if kind == "tool_call":
         return {
             "type": "tool_use",
-            "id": msgs.out_id(part["id"], NAME, profile),
+            "id": msgs.out_id(part["id"], RULES, profile),
             "name": part["name"],
             "input": calls.arguments_for_object(part, req.path_of(part), profile),
         }
@@ -313,7 +314,7 @@ def _encode_part(req: Request, part: dict, profile) -> dict | None:
             return {"type": "redacted_thinking", "data": signature}
         return {"type": "thinking", "thinking": part["text"], "signature": signature}
     # tool_result
-    out: dict = {"type": "tool_result", "tool_use_id": msgs.out_id(part["call_id"], NAME, profile)}
+    out: dict = {"type": "tool_result", "tool_use_id": msgs.out_id(part["call_id"], RULES, profile)}
     content = part["content"]
     if len(content) == 1 and content[0]["type"] in ("text", "json"):
         only = content[0]

@@ -35,12 +35,14 @@ from ..response_common import (
     opt_count,
     opt_object,
     opt_string,
+    text_response,
     tool_call_part,
     unsupported_part,
     usage_numbers,
 )
+from .rules import RULES
 
-NAME = "anthropic"
+NAME = RULES.name
 
 
 def _decode_block(item: Any, path: tuple, profile: Mapping[str, str]) -> dict | None:
@@ -90,7 +92,7 @@ def decode_response(payload: Any, profile: Mapping[str, str]) -> dict:
     reason = body.get("stop_reason")
     if reason is not None and not isinstance(reason, str):
         raise response_invalid("`stop_reason` must be a string", ("stop_reason",))
-    stop_reason = decode_stop_reason(NAME, reason or "end_turn", has_tool_calls(content))
+    stop_reason = decode_stop_reason(RULES, reason or "end_turn", has_tool_calls(content))
     if reason is None and has_tool_calls(content):
         stop_reason = "tool_use"
     return canonical_response(
@@ -109,7 +111,7 @@ def _encode_block(part: Mapping[str, Any], profile: Mapping[str, str]) -> dict |
     if part["type"] == "tool_call":
         return {
             "type": "tool_use",
-            "id": encode_call_id(part["id"], NAME, profile),
+            "id": encode_call_id(part["id"], RULES, profile),
             "name": part["name"],
             "input": arguments_for_object(part, profile=profile),
         }
@@ -135,7 +137,7 @@ def _encode_usage(canonical: Mapping[str, Any]) -> dict:
 
 def encode_response(canonical: Mapping[str, Any], profile: Mapping[str, str]) -> dict:
     blocks = [_encode_block(part, profile) for part in canonical["content"]]
-    stop_reason = encode_stop_reason(NAME, canonical["stop_reason"])
+    stop_reason = encode_stop_reason(RULES, canonical["stop_reason"])
     stop_sequence = canonical.get("stop_sequence") if stop_reason == "stop_sequence" else None
     return {
         "id": canonical.get("id") or derived_id("msg_", envelope_seed(canonical)),
@@ -147,3 +149,8 @@ def encode_response(canonical: Mapping[str, Any], profile: Mapping[str, str]) ->
         "stop_sequence": stop_sequence,
         "usage": _encode_usage(canonical),
     }
+
+
+def encode_text(parts: list[dict], profile: Mapping[str, str]) -> Any:
+    """Kind ``text``: the content blocks (``text``, ``tool_use``) of a response."""
+    return encode_response(text_response(parts), profile)["content"]

@@ -26,8 +26,9 @@ from ...calls import arguments_to_text, decode_stop_reason, encode_call_id, enco
 from ...streams.base import Decoder, Encoder, stream_id
 from ..response_common import unsupported_part
 from .response import _decode_usage, _encode_usage
+from .rules import RULES
 
-NAME = "anthropic"
+NAME = RULES.name
 
 
 #: Anthropic's error types (the only ones its API and SDK know); another provider's codes map onto them
@@ -141,7 +142,7 @@ class AnthropicDecoder(Decoder):
         reason = self.stop_reason
         if reason is not None and not isinstance(reason, str):
             raise self.invalid("`stop_reason` must be a string")
-        stop = decode_stop_reason(NAME, reason or "end_turn", self.calls > 0)
+        stop = decode_stop_reason(RULES, reason or "end_turn", self.calls > 0)
         if reason is None and self.calls:
             stop = "tool_use"
         usage = _decode_usage({"usage": self.usage}) if self.usage else None
@@ -238,7 +239,7 @@ class AnthropicEncoder(Encoder):
         self.sent_args = False
         block = {
             "type": "tool_use",
-            "id": encode_call_id(event["id"], NAME, self.profile),
+            "id": encode_call_id(event["id"], RULES, self.profile),
             "name": event["name"],
             "input": {},
         }
@@ -259,7 +260,7 @@ class AnthropicEncoder(Encoder):
 
     def on_message_end(self, event: dict) -> list[dict]:
         self.ended = True
-        stop_reason = encode_stop_reason(NAME, event["stop_reason"])
+        stop_reason = encode_stop_reason(RULES, event["stop_reason"])
         stop_sequence = event.get("stop_sequence") if stop_reason == "stop_sequence" else None
         return [
             _event(

@@ -17,12 +17,12 @@ from ...choice import invalid_choice, read_flag, read_payload, refuse_or_degrade
 from ...custom import without_custom_choice
 from ...errors import SchemaProblem, fail
 from ...model import Choice, Tool
-from ...rules import ANTHROPIC_ROOT_UNSUPPORTED
 from ..common import head, read_function, schema_copy, tool_list
+from .rules import ROOT_UNSUPPORTED, RULES
 
-NAME = "anthropic"
+NAME = RULES.name
 EMPTY_INPUT_SCHEMA = {"type": "object", "properties": {}}
-_ROOT_UNSUPPORTED = frozenset(ANTHROPIC_ROOT_UNSUPPORTED)
+_ROOT_UNSUPPORTED = frozenset(ROOT_UNSUPPORTED)
 
 
 def decode_tools(payload: object, profile: Mapping[str, str]) -> list[Tool]:
@@ -51,7 +51,7 @@ def _reject_root_combinators(schema: dict) -> None:
     if _ROOT_UNSUPPORTED.isdisjoint(schema):
         return
     for key in schema:
-        if key in ANTHROPIC_ROOT_UNSUPPORTED:
+        if key in ROOT_UNSUPPORTED:
             raise SchemaProblem(
                 "schema.root_not_object",
                 f"Anthropic's input_schema does not support `{key}` at the top level",

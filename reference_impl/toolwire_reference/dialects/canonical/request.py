@@ -26,8 +26,9 @@ from ...request import (
     read_verbosity,
 )
 from . import tools as canonical
+from .rules import RULES
 
-NAME = "canonical"
+NAME = RULES.name
 _MEMBERS = ("model", "system", "messages", "tools", "tool_choice", "parallel_tool_calls", *SETTINGS)
 _PART_MEMBERS = {
     "text": ("type", "text", "signature", "origin"),
@@ -196,10 +197,10 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
     out["messages"] = [
         {"role": m["role"], "content": [_encode_part(p, profile) for p in m["content"]]} for m in req.messages
     ]
-    tools = encode_tools(req, canonical, NAME, profile)
+    tools = encode_tools(req, canonical, RULES, profile)
     if tools is not MISSING:
         out["tools"] = tools
-    out.update(encode_choice(req, canonical, profile))
+    out.update(encode_choice(req, canonical, RULES, profile))
     put_settings(req, out, {name: name for name in SETTINGS})
     return out
 
@@ -207,10 +208,10 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
 def _encode_part(part: dict, profile: Mapping[str, str]) -> dict:
     out = copy_json(part)
     if part["type"] == "tool_call":
-        out["id"] = msgs.out_id(part["id"], NAME, profile)
+        out["id"] = msgs.out_id(part["id"], RULES, profile)
         for key in ("arguments_raw", "input"):
             if key in part:
                 out[key] = str(part[key])
     elif part["type"] == "tool_result":
-        out["call_id"] = msgs.out_id(part["call_id"], NAME, profile)
+        out["call_id"] = msgs.out_id(part["call_id"], RULES, profile)
     return out

@@ -23,9 +23,11 @@ from ..response_common import (
     need_string,
     opt_count,
     opt_string,
+    text_response,
 )
+from .rules import RULES
 
-NAME = "canonical"
+NAME = RULES.name
 _MEMBERS = ("id", "model", "content", "stop_reason", "stop_sequence", "usage")
 _PART_MEMBERS = {
     "text": ("type", "text", "signature", "origin"),
@@ -128,7 +130,7 @@ def encode_response(canonical: Mapping[str, Any], profile: Mapping[str, str]) ->
     for part in canonical["content"]:
         part = dict(part)
         if part["type"] == "tool_call":
-            part["id"] = encode_call_id(part["id"], NAME, profile)
+            part["id"] = encode_call_id(part["id"], RULES, profile)
             if "arguments" in part:
                 part["arguments"] = copy_json(part["arguments"])
             for key in ("arguments_raw", "input"):
@@ -137,3 +139,8 @@ def encode_response(canonical: Mapping[str, Any], profile: Mapping[str, str]) ->
         content.append(part)
     out["content"] = content
     return out
+
+
+def encode_text(parts: list[dict], profile: Mapping[str, str]) -> Any:
+    """Kind ``text``: the ``{"content": [text | tool_call parts]}`` of a response."""
+    return {"content": encode_response(text_response(parts), profile)["content"]}

@@ -15,8 +15,9 @@ from ... import signatures
 from ...calls import CANONICAL_STOP_REASONS, encode_call_id
 from ...streams.base import Decoder, Encoder
 from .response import decode_usage
+from .rules import RULES
 
-NAME = "canonical"
+NAME = RULES.name
 _FIELDS = {
     "message_start": {"id": str, "model": str},
     "text_delta": {"index": int, "text": str, "signature": str, "origin": str},
@@ -131,5 +132,5 @@ class CanonicalEncoder(Encoder):
             self.ended = True
         out = {k: v for k, v in event.items() if k not in ("item_id", "signed")}  # internal members
         if kind == "tool_call_start":
-            out["id"] = encode_call_id(event["id"], NAME, self.profile)
+            out["id"] = encode_call_id(event["id"], RULES, self.profile)
         return [{"data": out}]

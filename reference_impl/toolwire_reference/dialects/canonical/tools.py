@@ -9,8 +9,9 @@ from ..._json import MISSING, expect_object, invalid
 from ...choice import MODES, invalid_choice, read_flag, read_names, read_payload
 from ...model import Choice, Tool
 from ..common import head, read_function, schema_copy, tool_list
+from .rules import RULES
 
-NAME = "canonical"
+NAME = RULES.name
 _TOOL_MEMBERS = ("name", "description", "parameters", "strict")
 _CUSTOM_TOOL_MEMBERS = ("type", "name", "description", "format")
 

@@ -39,12 +39,12 @@ from ...request import (
     schema_tool,
     unsupported,
 )
-from ...rules import GEMINI_IGNORABLE_GENERATION
 from ...schema.gemini import to_gemini_schema
 from ...schema.gemini_decode import from_gemini_schema, source_segment
 from . import tools as gemini
+from .rules import IGNORABLE_GENERATION, RULES
 
-NAME = "gemini"
+NAME = RULES.name
 # camelCase member -> its proto snake_case spelling
 _TOP = {
     "contents": "contents",
@@ -88,7 +88,7 @@ def _get(obj: dict, camel: str, spelling: Mapping[str, str], path: Segments) -> 
 
 
 def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
-    body, req = open_request(payload, list(_TOP) + list(_TOP.values()), profile, NAME)
+    body, req = open_request(payload, list(_TOP) + list(_TOP.values()), profile, RULES)
     copy_settings(req, body, (), {"model": "model"}, model="string")
     key, system = _get(body, "systemInstruction", _TOP, ())
     if system is not MISSING and system is not None:
@@ -124,7 +124,7 @@ def _decode_generation(req: Request, config: dict, base: Segments, profile) -> N
         config,
         base,
         list(_GENERATION) + list(_GENERATION.values()),
-        GEMINI_IGNORABLE_GENERATION,
+        IGNORABLE_GENERATION,
         profile,
         NAME,
     )
@@ -345,10 +345,10 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
     out["contents"] = require_messages([c for c in contents if c["parts"]], NAME)
     if req.system:
         out["systemInstruction"] = {"parts": [{"text": part["text"]} for part in req.system]}
-    tools = hosted.with_entry(encode_tools(req, gemini, NAME, profile), hosted.gemini_tool(req, profile))
+    tools = hosted.with_entry(encode_tools(req, gemini, RULES, profile), hosted.gemini_tool(req, profile))
     if tools is not MISSING:
         out["tools"] = tools
-    out.update(encode_choice(req, gemini, profile))
+    out.update(encode_choice(req, gemini, RULES, profile))
     config: dict = {}
     put_settings(
         req,
@@ -386,7 +386,7 @@ def _encode_format(req: Request, profile) -> dict:
 
 
 def _call_id(call_id: str, profile) -> str | None:
-    return None if calls.is_generated(call_id) else msgs.out_id(call_id, NAME, profile)
+    return None if calls.is_generated(call_id) else msgs.out_id(call_id, RULES, profile)
 
 
 def _encode_media(req: Request, part: dict, profile) -> dict | None:

@@ -42,12 +42,14 @@ from ..response_common import (
     opt_count,
     opt_object,
     opt_string,
+    text_response,
     tool_call_part,
     unsupported_part,
     usage_numbers,
 )
+from .rules import RULES
 
-NAME = "gemini"
+NAME = RULES.name
 _PART_DATA = ("inlineData", "fileData", "executableCode", "codeExecutionResult", "functionResponse")
 
 
@@ -134,7 +136,7 @@ def decode_response(payload: Any, profile: Mapping[str, str]) -> dict:
     finish = candidate.get("finishReason")
     if finish is not None and not isinstance(finish, str):
         raise response_invalid("`finishReason` must be a string", path + ("finishReason",))
-    stop_reason = decode_stop_reason(NAME, finish or "STOP", has_tool_calls(content))
+    stop_reason = decode_stop_reason(RULES, finish or "STOP", has_tool_calls(content))
     return canonical_response(content=content, stop_reason=stop_reason, **common)
 
 
@@ -149,7 +151,7 @@ def _encode_part(part: Mapping[str, Any], profile: Mapping[str, str]) -> dict | 
     else:
         call: dict = {}
         if not is_generated(part["id"]):
-            call["id"] = encode_call_id(part["id"], NAME, profile)
+            call["id"] = encode_call_id(part["id"], RULES, profile)
         call["name"] = part["name"]
         call["args"] = arguments_for_object(part, profile=profile)
         out = {"functionCall": call}
@@ -181,7 +183,7 @@ def encode_response(canonical: Mapping[str, Any], profile: Mapping[str, str]) ->
         "candidates": [
             {
                 "content": {"role": "model", "parts": parts},
-                "finishReason": encode_stop_reason(NAME, canonical["stop_reason"]),
+                "finishReason": encode_stop_reason(RULES, canonical["stop_reason"]),
                 "index": 0,
             }
         ]
@@ -194,3 +196,9 @@ def encode_response(canonical: Mapping[str, Any], profile: Mapping[str, str]) ->
     if "id" in canonical:
         out["responseId"] = canonical["id"]
     return out
+
+
+def encode_text(parts: list[dict], profile: Mapping[str, str]) -> Any:
+    """Kind ``text``: the parts (``text``, ``functionCall`` without id: the ids are invented) of a
+    response."""
+    return encode_response(text_response(parts), profile)["candidates"][0]["content"]["parts"]

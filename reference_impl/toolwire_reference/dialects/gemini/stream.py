@@ -38,8 +38,9 @@ from ...errors import TranslationError
 from ...streams.base import Decoder, Encoder, JsonTracker
 from ..response_common import unsupported_part
 from .response import _PART_DATA, _decode_usage, _encode_usage
+from .rules import RULES
 
-NAME = "gemini"
+NAME = RULES.name
 # Error chunks: google.rpc status names and their HTTP codes.
 STATUS_CODES = {
     "INVALID_ARGUMENT": 400,
@@ -186,7 +187,7 @@ class GeminiDecoder(Decoder):
                 raise self.invalid("finishReason while a streamed functionCall is open", "candidates", 0)
             if not isinstance(finish, str):
                 raise self.invalid("`finishReason` must be a string", "candidates", 0, "finishReason")
-            out += self._finish(decode_stop_reason(NAME, finish, self.calls > 0))
+            out += self._finish(decode_stop_reason(RULES, finish, self.calls > 0))
         return out
 
     def _part(self, part: dict, where: tuple) -> list[dict]:
@@ -309,7 +310,7 @@ class GeminiEncoder(Encoder):
         args = arguments_to_object("".join(state["arguments"]), (), {"arguments.invalid": "error"})
         call: dict = {}
         if not is_generated(start["id"]):
-            call["id"] = encode_call_id(start["id"], NAME, self.profile)
+            call["id"] = encode_call_id(start["id"], RULES, self.profile)
         call["name"] = start["name"]
         call["args"] = args
         part: dict = {"functionCall": call}
@@ -330,7 +331,7 @@ class GeminiEncoder(Encoder):
         usage = _encode_usage(event)
         if usage is not None:
             self.tail = {"usageMetadata": usage, **self.tail}
-        finish = encode_stop_reason(NAME, event["stop_reason"])
+        finish = encode_stop_reason(RULES, event["stop_reason"])
         return [self._chunk([{"text": ""}], finishReason=finish)]
 
     def on_error(self, event: dict) -> list[dict]:

@@ -21,8 +21,9 @@ from ...profiles import degrading
 from ...schema.gemini import to_gemini_schema
 from ...schema.gemini_decode import from_gemini_schema, source_segment
 from ..common import head, read_function, schema_copy, tool_list
+from .rules import RULES
 
-NAME = "gemini"
+NAME = RULES.name
 _DECLARATIONS = ("functionDeclarations", "function_declarations")
 _JSON_SCHEMA = ("parametersJsonSchema", "parameters_json_schema")
 

@@ -37,8 +37,9 @@ from ...request import (
 from .. import openai_common
 from ..common import read_function
 from . import tools as openai_chat
+from .rules import RULES
 
-NAME = "openai-chat"
+NAME = RULES.name
 _KNOWN = frozenset(
     (
         "model",
@@ -66,7 +67,7 @@ _KNOWN = frozenset(
 
 
 def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
-    body, req = open_request(payload, _KNOWN, profile, NAME)
+    body, req = open_request(payload, _KNOWN, profile, RULES)
     copy_settings(
         req,
         body,
@@ -297,10 +298,10 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
             messages.append(_encode_assistant(req, message, profile))
     out["messages"] = require_messages(messages, NAME)
     reasoning.write_chat(req, out)
-    tools = encode_tools(req, openai_chat, NAME, profile)
+    tools = encode_tools(req, openai_chat, RULES, profile)
     if tools is not MISSING:
         out["tools"] = tools
-    out.update(encode_choice(req, openai_chat, profile))
+    out.update(encode_choice(req, openai_chat, RULES, profile))
     search = hosted.chat_options(req, profile)
     if search is not None:
         out["web_search_options"] = search
@@ -353,7 +354,7 @@ def _encode_user(req: Request, message: dict, profile) -> list[dict]:
     out = [
         {
             "role": "tool",
-            "tool_call_id": msgs.out_id(result["call_id"], NAME, profile),
+            "tool_call_id": msgs.out_id(result["call_id"], RULES, profile),
             "content": _result_content(req, result, profile),
         }
         for result in results
@@ -386,7 +387,7 @@ def _encode_assistant(req: Request, message: dict, profile) -> dict:
     texts = msgs.texts(message["content"])
     tool_calls = [
         {
-            "id": msgs.out_id(part["id"], NAME, profile),
+            "id": msgs.out_id(part["id"], RULES, profile),
             **openai_common.chat_call_body(part),
         }
         for part in message["content"]

@@ -15,6 +15,7 @@ from typing import Any
 from ..._json import MISSING, json_type
 from ...calls import (
     IdGenerator,
+    arguments_for_text,
     arguments_to_object,
     decode_stop_reason,
     derived_id,
@@ -40,8 +41,9 @@ from ..response_common import (
     unsupported_part,
     usage_numbers,
 )
+from .rules import RULES
 
-NAME = "openai-chat"
+NAME = RULES.name
 
 
 def _decode_text(message: dict, path: tuple) -> list[dict]:
@@ -133,7 +135,7 @@ def decode_response(payload: Any, profile: Mapping[str, str]) -> dict:
         finish = "stop"  # lenient: some OpenAI-compatible servers send null on a finished response
     elif not isinstance(finish, str):
         raise response_invalid("`finish_reason` must be a string", ("choices", 0, "finish_reason"))
-    stop_reason = decode_stop_reason(NAME, finish, has_tool_calls(content))
+    stop_reason = decode_stop_reason(RULES, finish, has_tool_calls(content))
     if refusal and stop_reason == "end_turn":
         stop_reason = "refusal"
     return canonical_response(
@@ -166,14 +168,14 @@ def encode_response(canonical: Mapping[str, Any], profile: Mapping[str, str]) ->
     text = joined_text(content)
     calls = [
         {
-            "id": encode_call_id(part["id"], NAME, profile),
+            "id": encode_call_id(part["id"], RULES, profile),
             **chat_call_body(part),
         }
         for part in content
         if part["type"] == "tool_call"
     ]
     stop_reason = canonical["stop_reason"]
-    finish = encode_stop_reason(NAME, stop_reason)
+    finish = encode_stop_reason(RULES, stop_reason)
     message: dict = {"role": "assistant", "content": text if text or not calls else None}
     if stop_reason == "refusal":
         if text:
@@ -193,3 +195,22 @@ def encode_response(canonical: Mapping[str, Any], profile: Mapping[str, str]) ->
     if usage is not None:
         out["usage"] = usage
     return out
+
+
+def encode_text(parts: list[dict], profile: Mapping[str, str]) -> Any:
+    """Kind ``text``: the assistant message ``{"role": "assistant", "content": text or null, "tool_calls"?}``,
+    its text runs joined with a blank line (``"\\n\\n"``, as the request encoder joins an assistant
+    message's text parts), since a call stood between them."""
+    calls = [p for p in parts if p["type"] == "tool_call"]
+    text = "\n\n".join(p["text"] for p in parts if p["type"] == "text")
+    message: dict = {"role": "assistant", "content": text if text or not calls else None}
+    if calls:
+        message["tool_calls"] = [
+            {
+                "id": encode_call_id(p["id"], RULES, profile),
+                "type": "function",
+                "function": {"name": p["name"], "arguments": arguments_for_text(p)},
+            }
+            for p in calls
+        ]
+    return message

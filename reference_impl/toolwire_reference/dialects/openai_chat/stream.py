@@ -30,8 +30,9 @@ from ...calls import IdGenerator, decode_stop_reason, encode_call_id, encode_sto
 from ...streams.base import Decoder, Encoder, JsonTracker, stream_id
 from ..response_common import now
 from .response import _decode_usage, _encode_usage
+from .rules import RULES
 
-NAME = "openai-chat"
+NAME = RULES.name
 DONE = "[DONE]"
 
 
@@ -137,7 +138,7 @@ class OpenAIChatDecoder(Decoder):
     def _end(self) -> list[dict]:
         if not self.started:
             raise self.invalid("[DONE] before any chunk")
-        stop = decode_stop_reason(NAME, self.finish_reason or "stop", self.calls > 0)
+        stop = decode_stop_reason(RULES, self.finish_reason or "stop", self.calls > 0)
         if self.refused and stop == "end_turn":
             stop = "refusal"
         usage = _decode_usage({"usage": self.usage}) if isinstance(self.usage, dict) else None
@@ -185,7 +186,7 @@ class OpenAIChatEncoder(Encoder):
         self.count += 1
         call = {
             "index": self.count - 1,
-            "id": encode_call_id(event["id"], NAME, self.profile),
+            "id": encode_call_id(event["id"], RULES, self.profile),
             "type": "function",
             "function": {"name": event["name"], "arguments": ""},
         }
@@ -210,7 +211,7 @@ class OpenAIChatEncoder(Encoder):
 
     def on_message_end(self, event: dict) -> list[dict]:
         self.ended = True
-        finish = encode_stop_reason(NAME, event["stop_reason"])
+        finish = encode_stop_reason(RULES, event["stop_reason"])
         if event["stop_reason"] == "refusal" and not self.texts:
             finish = "content_filter"
         out = [self._chunk({}, finish)]

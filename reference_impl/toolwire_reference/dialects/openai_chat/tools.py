@@ -12,8 +12,9 @@ from ..._json import MISSING, expect_object
 from ...model import Choice, Tool
 from .. import openai_common
 from ..common import read_function, tool_list
+from .rules import RULES
 
-NAME = "openai-chat"
+NAME = RULES.name
 _UNSUPPORTED_CHOICES: frozenset[str] = frozenset()
 
 

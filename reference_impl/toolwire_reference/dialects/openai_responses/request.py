@@ -41,8 +41,9 @@ from ...request import (
 )
 from ..openai_chat.request import encode_format
 from . import tools as openai_responses
+from .rules import RULES
 
-NAME = "openai-responses"
+NAME = RULES.name
 _KNOWN = frozenset(
     (
         "model",
@@ -72,7 +73,7 @@ _SETTINGS = {
 
 
 def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
-    body, req = open_request(payload, _KNOWN, profile, NAME)
+    body, req = open_request(payload, _KNOWN, profile, RULES)
     copy_settings(req, body, (), _SETTINGS, model="string", max_tokens="integer", stream="bool")
     reasoning.read_responses(req, body)
     if present(body, "instructions"):
@@ -258,11 +259,11 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
         else:
             items += _encode_assistant(message, profile)
     out["input"] = items
-    tools = encode_tools(req, openai_responses, NAME, profile)
+    tools = encode_tools(req, openai_responses, RULES, profile)
     tools = hosted.with_entry(tools, hosted.responses_tool(req, profile))
     if tools is not MISSING:
         out["tools"] = tools
-    out.update(encode_choice(req, openai_responses, profile))
+    out.update(encode_choice(req, openai_responses, RULES, profile))
     put_settings(req, out, {v: k for k, v in _SETTINGS.items() if v != "model"})
     drop_setting(req, "stop", NAME, profile)
     drop_setting(req, "top_k", NAME, profile)
@@ -304,7 +305,7 @@ def _encode_user(req: Request, message: dict, profile, custom: set[str]) -> list
         items.append(
             {
                 "type": "custom_tool_call_output" if result["call_id"] in custom else "function_call_output",
-                "call_id": msgs.out_id(result["call_id"], NAME, profile),
+                "call_id": msgs.out_id(result["call_id"], RULES, profile),
                 "output": output if isinstance(output, str) else [_input_part(p) for p in output],
             }
         )
@@ -333,7 +334,7 @@ def _encode_assistant(message: dict, profile) -> list[dict]:
                 items.append(_encode_reasoning(part))
         elif part["type"] == "tool_call" and is_custom_call(part):
             flush()
-            call_id = msgs.out_id(part["id"], NAME, profile)
+            call_id = msgs.out_id(part["id"], RULES, profile)
             item = {"type": "custom_tool_call", "call_id": call_id, "name": part["name"]}
             items.append({**item, "input": str(part["input"])})
         elif part["type"] == "tool_call":
@@ -342,7 +343,7 @@ def _encode_assistant(message: dict, profile) -> list[dict]:
             if "item_id" in part:
                 item["id"] = part["item_id"]
             item.update(
-                call_id=msgs.out_id(part["id"], NAME, profile),
+                call_id=msgs.out_id(part["id"], RULES, profile),
                 name=part["name"],
                 arguments=calls.arguments_for_text(part),
             )

@@ -39,12 +39,14 @@ from ..response_common import (
     openai_usage,
     opt_object,
     opt_string,
+    text_response,
     tool_call_part,
     unsupported_part,
     usage_numbers,
 )
+from .rules import RULES
 
-NAME = "openai-responses"
+NAME = RULES.name
 FAILED_ERROR = {"code": "server_error", "message": "The model failed to generate a response."}
 
 
@@ -158,7 +160,7 @@ def decode_response(payload: Any, profile: Mapping[str, str]) -> dict:
         reason = details.get("reason") if details is not MISSING else None
         if isinstance(reason, str):
             key = f"incomplete/{reason}"
-    stop_reason = decode_stop_reason(NAME, key, has_tool_calls(content))
+    stop_reason = decode_stop_reason(RULES, key, has_tool_calls(content))
     if refused and stop_reason == "end_turn":
         stop_reason = "refusal"
     return canonical_response(
@@ -194,7 +196,7 @@ def _encode_output(canonical: Mapping[str, Any], profile: Mapping[str, str]) -> 
             continue
         message = None
         if part["type"] == "tool_call" and "input" in part:
-            call_id = encode_call_id(part["id"], NAME, profile)
+            call_id = encode_call_id(part["id"], RULES, profile)
             output.append(
                 {
                     "type": "custom_tool_call",
@@ -206,7 +208,7 @@ def _encode_output(canonical: Mapping[str, Any], profile: Mapping[str, str]) -> 
                 }
             )
         elif part["type"] == "tool_call":
-            call_id = encode_call_id(part["id"], NAME, profile)
+            call_id = encode_call_id(part["id"], RULES, profile)
             output.append(
                 {
                     "type": "function_call",
@@ -248,7 +250,7 @@ def _encode_usage(canonical: Mapping[str, Any]) -> dict | None:
 
 
 def encode_response(canonical: Mapping[str, Any], profile: Mapping[str, str]) -> dict:
-    status, _, reason = encode_stop_reason(NAME, canonical["stop_reason"]).partition("/")
+    status, _, reason = encode_stop_reason(RULES, canonical["stop_reason"]).partition("/")
     out = {
         "id": canonical.get("id") or derived_id("resp_", envelope_seed(canonical)),
         "object": "response",
@@ -267,3 +269,8 @@ def encode_response(canonical: Mapping[str, Any], profile: Mapping[str, str]) ->
     if usage is not None:
         out["usage"] = usage
     return out
+
+
+def encode_text(parts: list[dict], profile: Mapping[str, str]) -> Any:
+    """Kind ``text``: the output items (``message``, ``function_call``) of a response."""
+    return encode_response(text_response(parts), profile)["output"]

@@ -29,8 +29,9 @@ from ...calls import decode_stop_reason, derived_id, encode_call_id, encode_stop
 from ...streams.base import Decoder, Encoder, stream_id
 from ..response_common import now, unsupported_part
 from .response import FAILED_ERROR, _decode_usage, _encode_usage, _item_id
+from .rules import RULES
 
-NAME = "openai-responses"
+NAME = RULES.name
 TERMINAL = ("response.completed", "response.incomplete", "response.failed")
 
 
@@ -248,7 +249,7 @@ class OpenAIResponsesDecoder(Decoder):
             reason = (response.get("incomplete_details") or {}).get("reason")
             if isinstance(reason, str):
                 key = f"incomplete/{reason}"
-        stop = decode_stop_reason(NAME, key, self.calls > 0)
+        stop = decode_stop_reason(RULES, key, self.calls > 0)
         if self.refused and stop == "end_turn":
             stop = "refusal"
         usage = _decode_usage(response) if isinstance(response.get("usage"), dict) else None
@@ -413,7 +414,7 @@ class OpenAIResponsesEncoder(Encoder):
     # ---- calls -------------------------------------------------------------------------------
     def on_tool_call_start(self, event: dict) -> list[dict]:
         out = self._close_message()
-        call_id = encode_call_id(event["id"], NAME, self.profile)
+        call_id = encode_call_id(event["id"], RULES, self.profile)
         custom = bool(event.get("custom"))
         item = {
             "id": event.get("item_id") or _item_id(call_id, custom=custom),
@@ -472,7 +473,7 @@ class OpenAIResponsesEncoder(Encoder):
     def on_message_end(self, event: dict) -> list[dict]:
         self.ended = True
         out = self._close_message()
-        status, _, reason = encode_stop_reason(NAME, event["stop_reason"]).partition("/")
+        status, _, reason = encode_stop_reason(RULES, event["stop_reason"]).partition("/")
         response = self._snapshot(
             status=status,
             error=dict(FAILED_ERROR) if status == "failed" else None,

@@ -16,8 +16,9 @@ from ... import custom
 from ...model import Choice, Tool
 from .. import openai_common
 from ..common import read_function, tool_list
+from .rules import RULES
 
-NAME = "openai-responses"
+NAME = RULES.name
 # Responses tool-choice forms naming a hosted or MCP tool.
 _UNSUPPORTED_CHOICES = frozenset(
     {

@@ -1,0 +1,48 @@
+"""The gemini dialect's rules as data (``RULES``; what each field means: ``rules.DialectRules``)."""
+
+from __future__ import annotations
+
+from ...rules import TOOLS_OR_END, DialectRules
+
+RULES = DialectRules(
+    name="gemini",
+    tool_name_pattern=r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$",
+    stream_thinking=True,
+    request_ignorable=frozenset(("safetySettings", "safety_settings", "labels")),
+    stop_reasons_in={
+        "FINISH_REASON_UNSPECIFIED": "other",
+        "STOP": TOOLS_OR_END,
+        "MAX_TOKENS": "max_tokens",
+        "SAFETY": "content_filter",
+        "RECITATION": "content_filter",
+        "LANGUAGE": "other",
+        "OTHER": "other",
+        "BLOCKLIST": "content_filter",
+        "PROHIBITED_CONTENT": "content_filter",
+        "SPII": "content_filter",
+        "MALFORMED_FUNCTION_CALL": "malformed_tool_call",
+        "IMAGE_SAFETY": "content_filter",
+        "UNEXPECTED_TOOL_CALL": "other",
+        "TOO_MANY_TOOL_CALLS": "other",
+        "IMAGE_PROHIBITED_CONTENT": "content_filter",
+        "NO_IMAGE": "other",
+        "IMAGE_RECITATION": "content_filter",
+        "IMAGE_OTHER": "other",
+    },
+    stop_reasons_out={
+        "end_turn": "STOP",
+        "max_tokens": "MAX_TOKENS",
+        "stop_sequence": "STOP",
+        "tool_use": "STOP",
+        "content_filter": "SAFETY",
+        "refusal": "SAFETY",
+        "pause_turn": "STOP",
+        "context_window_exceeded": "MAX_TOKENS",
+        "malformed_tool_call": "MALFORMED_FUNCTION_CALL",
+        "error": "OTHER",
+        "other": "OTHER",
+    },
+)
+
+# generationConfig members dropped silently.
+IGNORABLE_GENERATION = ("responseModalities", "response_modalities")
