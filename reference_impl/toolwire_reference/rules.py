@@ -22,6 +22,8 @@ TOOLS_OR_END = None
 class DialectRules:
     """One dialect's rule tables (``dialects/<name>/rules.py``), handed to the shared code that applies them.
 
+    - ``endpoint``: the HTTP path a provider dialect's requests go to (``toolwire serve``; Gemini's names the
+      model, ``{model}``, and the method); None for canonical;
     - ``tool_name_pattern``: the tool-name rule a target holds tool names (and named choices) to;
     - ``call_id_prefix``: ``call_id_prefix`` of ``corpus/dialects/<name>.json`` (None: no convention, ids
       kept under ``ids.prefix=rewrite``; a generated id then takes ``call_``);
@@ -38,6 +40,7 @@ class DialectRules:
 
     name: str
     tool_name_pattern: str
+    endpoint: str | None = None
     call_id_prefix: str | None = None
     custom_tools: bool = False
     custom_streams: bool = False

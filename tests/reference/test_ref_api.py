@@ -74,6 +74,16 @@ def test_name_rules_match_dialect_descriptors(dialect):
     assert _descriptor(dialect)["tool_name"]["pattern"] == BY_NAME[dialect].rules.tool_name_pattern
 
 
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_endpoints_and_call_id_prefixes_match_dialect_descriptors(dialect):
+    """A provider dialect's path is its descriptor's `request.endpoint` (after the method); canonical has
+    none."""
+    rules, desc = BY_NAME[dialect].rules, _descriptor(dialect)
+    endpoint = desc["request"].get("endpoint") if "http_errors" in desc else None
+    assert rules.endpoint == (endpoint.split()[1] if endpoint else None)
+    assert rules.call_id_prefix == desc["call_id_prefix"]
+
+
 @pytest.mark.parametrize("dialect", ["openai-chat", "openai-responses"])
 def test_openai_strict_rules_match_dialect_descriptors(dialect):
     desc = _descriptor(dialect)

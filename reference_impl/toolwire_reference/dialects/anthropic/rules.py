@@ -7,6 +7,7 @@ from ...rules import DialectRules
 RULES = DialectRules(
     name="anthropic",
     tool_name_pattern=r"^[a-zA-Z0-9_-]{1,64}$",
+    endpoint="/v1/messages",
     call_id_prefix="toolu_",
     stream_thinking=True,
     request_ignorable=frozenset(("metadata", "service_tier", "cache_control")),

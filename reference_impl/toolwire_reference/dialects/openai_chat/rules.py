@@ -7,6 +7,7 @@ from ...rules import TOOLS_OR_END, DialectRules
 RULES = DialectRules(
     name="openai-chat",
     tool_name_pattern=r"^[a-zA-Z0-9_-]{1,64}$",
+    endpoint="/v1/chat/completions",
     call_id_prefix="call_",
     custom_tools=True,
     request_ignorable=frozenset(

@@ -7,6 +7,7 @@ from ...rules import TOOLS_OR_END, DialectRules
 RULES = DialectRules(
     name="openai-responses",
     tool_name_pattern=r"^[a-zA-Z0-9_-]{1,128}$",
+    endpoint="/v1/responses",
     call_id_prefix="call_",
     custom_tools=True,
     custom_streams=True,
