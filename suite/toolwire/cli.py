@@ -29,9 +29,9 @@ DELEGATED = {
         "toolwire.report_cmd",
         "Markdown report of a results.jsonl file; 'report combine' (HTML matrix, badges), 'report diff'",
     ),
-    "translate": ("toolwire.translate_cmd", "translate one payload with the reference translator"),
+    "translate": ("toolwire_reference.cli", "translate one payload with the reference translator"),
     "expectations": ("toolwire.expectations", "known-failure files: update one from a run, or check one"),
-    "serve": ("toolwire.serve", "a translating HTTP proxy between two provider dialects"),
+    "serve": ("toolwire_reference.serve", "a translating HTTP proxy between two provider dialects"),
     "init": (
         "toolwire.init_cmd",
         "start testing a translator: an adapter to fill in, a known-failures file, a pytest suite, a CI job",

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from toolwire import translate_cmd
+from toolwire_reference import cli as translate_cmd
 
 
 class FakeError(Exception):
@@ -178,7 +178,7 @@ needs_reference = pytest.mark.skipif(
 
 def _cli(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "toolwire.translate_cmd", *args],
+        [sys.executable, "-m", "toolwire_reference.cli", *args],
         input=stdin,
         capture_output=True,
         text=True,

@@ -46,14 +46,13 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from toolwire_reference import TranslationError, translate
-from toolwire_reference.errors import pointer
-from toolwire_reference.profiles import resolve_profile
-from toolwire_reference.rules import PROFILE_VALUES
-from toolwire_reference.streams.sse import format_event, read_sse
-from toolwire_reference.transcode import StreamTranscoder
-
-from .endpoints import DIALECT_PATHS, PROVIDER_DIALECTS
+from .errors import TranslationError, pointer
+from .profiles import resolve_profile
+from .registry import DIALECTS
+from .rules import PROFILE_VALUES
+from .streams.sse import format_event, read_sse
+from .transcode import StreamTranscoder
+from .translate import translate
 
 __all__ = [
     "DIALECT_PATHS",
@@ -67,6 +66,10 @@ __all__ = [
 ]
 
 log = logging.getLogger("toolwire.serve")
+
+#: the client-facing path of each provider dialect (Gemini: the model and the method are in the path)
+DIALECT_PATHS = {d.name: d.rules.endpoint for d in DIALECTS if d.rules.endpoint is not None}
+PROVIDER_DIALECTS = tuple(DIALECT_PATHS)
 
 GEMINI_PREFIX = "/v1beta/models/"
 ANTHROPIC_VERSION = "2023-06-01"
