@@ -1,8 +1,10 @@
-"""`toolwire translate --kind K --from A --to B [--profile KEY=VALUE ...] [FILE]`: the reference translator.
+"""`toolwire translate --kind K --from A --to B [--profile KEY=VALUE ...] [FILE]`: the reference translator
+as a command (the `toolwire` command dispatches `translate` here; also `python -m toolwire_reference.cli`).
 
 Prints the translation as JSON (indent 2, UTF-8 kept). Exit codes: 0 translated; 1 the translator refused
 (`{"error": {"code", "message", "path"}}` on stdout); 2 bad usage or input (unknown kind, dialect or profile,
-malformed JSON, unreadable file).
+malformed JSON, unreadable file). The kinds, dialects and profiles are the reference's own (``rules``, the
+registry), which a test keeps equal to the corpus's.
 """
 
 from __future__ import annotations
@@ -13,38 +15,27 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-KINDS: tuple[str, ...] = ("tools", "tool_choice", "request", "response", "stream", "text")
-_BUILTIN_DIALECTS: tuple[str, ...] = ("canonical", "openai-chat", "openai-responses", "anthropic", "gemini")
+from .errors import TranslationError
+from .registry import NAMES
+from .rules import KINDS, PROFILE_DEFAULTS, PROFILE_VALUES
+from .streams.sse import format_event, read_sse
+from .transcode import translate_stream
+from .translate import translate
 
 
 class UsageError(Exception):
     """Bad arguments or input: exit 2 with this message."""
 
 
-def known_dialects(corpus: Path | None = None) -> list[str]:
-    """Dialect names: canonical plus every descriptor in the corpus's dialects/ (built-in names if none)."""
-    names = {"canonical"}
-    try:
-        from toolwire.paths import corpus_dir
-
-        folder = (corpus or corpus_dir()) / "dialects"
-        names |= {p.stem for p in folder.glob("*.json")}
-    except FileNotFoundError:
-        pass
-    if names == {"canonical"}:
-        names |= set(_BUILTIN_DIALECTS)
-    return sorted(names)
+def known_dialects() -> list[str]:
+    """Dialect names: the registry's, and ``text`` (decode-only), sorted."""
+    return sorted({*NAMES, "text"})
 
 
-def load_profiles(corpus: Path | None = None) -> dict[str, dict[str, Any]]:
-    """profiles.json of the corpus ({} when it cannot be read)."""
-    try:
-        from toolwire.paths import corpus_dir
-
-        data = json.loads(((corpus or corpus_dir()) / "profiles.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError, FileNotFoundError):
-        return {}
-    return data if isinstance(data, dict) else {}
+def load_profiles() -> dict[str, dict[str, Any]]:
+    """Every profile key with its values and default (``corpus/profiles.json``'s shape)."""
+    defaults = PROFILE_DEFAULTS
+    return {key: {"values": list(vals), "default": defaults[key]} for key, vals in PROFILE_VALUES.items()}
 
 
 def resolve_profile(pairs: list[str], profiles: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -149,23 +140,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{prog}: {exc}", file=sys.stderr)
         return 2
 
-    try:
-        import toolwire_reference
-    except ImportError as exc:
-        print(
-            f"{prog}: the reference translator (toolwire_reference) cannot be imported: {exc}",
-            file=sys.stderr,
-        )
-        return 2
     if args.kind == "stream":
-        return _translate_stream(toolwire_reference, payload, args.source, args.target, profile, prog)
+        return _translate_stream(payload, args.source, args.target, profile, prog)
     try:
-        result = toolwire_reference.translate(
-            args.kind, payload, source=args.source, target=args.target, profile=profile
-        )
+        result = translate(args.kind, payload, source=args.source, target=args.target, profile=profile)
     except Exception as exc:
-        error_type = getattr(toolwire_reference, "TranslationError", None)
-        if (error_type is not None and isinstance(exc, error_type)) or hasattr(exc, "code"):
+        if isinstance(exc, TranslationError) or hasattr(exc, "code"):
             error = {
                 "code": getattr(exc, "code", None),
                 "message": getattr(exc, "message", None) or str(exc),
@@ -179,16 +159,14 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _translate_stream(ref: Any, payload: Any, source: str, target: str, profile: dict, prog: str) -> int:
+def _translate_stream(payload: Any, source: str, target: str, profile: dict, prog: str) -> int:
     """`--kind stream`: SSE text (or a JSON event list) in, SSE text out, written as events are ready."""
-    from toolwire_reference.streams.sse import format_event, read_sse
-
     events = read_sse(payload) if isinstance(payload, str) else payload
     try:
-        for event in ref.translate_stream(events, source=source, target=target, profile=profile):
+        for event in translate_stream(events, source=source, target=target, profile=profile):
             sys.stdout.write(format_event(event))
             sys.stdout.flush()
-    except ref.TranslationError as exc:
+    except TranslationError as exc:
         print(_dump({"error": {"code": exc.code, "message": exc.message, "path": exc.path}}))
         return 1
     except BrokenPipeError:  # the reader stopped early (`| head`): not an error of the translation

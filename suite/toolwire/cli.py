@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 __all__ = ["build_parser", "main", "run"]
 
-#: subcommands implemented elsewhere: name -> (module, one-line help)
+#: subcommands implemented elsewhere: name -> (module, one-line help); ``translate`` and ``serve`` are the
+#: reference translator's own tools, named as strings like the ``reference`` adapter names the reference
 DELEGATED = {
     "lint": ("toolwire.lint", "check the corpus: schemas, ids, features, wire validity of every payload"),
     "report": (
@@ -309,7 +310,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
-            if exc.name != module_name:
+            if exc.name is None or not (module_name + ".").startswith(exc.name + "."):
                 raise
             print(f"toolwire: '{args_list[0]}' is not available ({module_name} is missing)", file=sys.stderr)
             return 2

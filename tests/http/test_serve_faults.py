@@ -303,8 +303,8 @@ def test_an_unsupported_member_names_itself_and_the_profile_that_accepts_it(tmp_
 
 
 def test_an_unsupported_member_no_profile_accepts_says_where_it_could_be_supported(monkeypatch) -> None:
-    from toolwire_reference import serve as serve_module
     from toolwire_reference import TranslationError
+    from toolwire_reference import serve as serve_module
 
     error = TranslationError("request.unsupported_field", "the anthropic member `x` has no equivalent", "/x")
 

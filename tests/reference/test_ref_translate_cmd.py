@@ -1,4 +1,5 @@
-"""`toolwire translate`: exit 0 with the translation, 1 with a coded error, 2 on bad usage or input."""
+"""`toolwire translate` (toolwire_reference.cli): exit 0 with the translation, 1 with a coded error, 2 on bad
+usage or input."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ import io
 import json
 import subprocess
 import sys
-import types
 from pathlib import Path
 from typing import Any
 
@@ -37,10 +37,8 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
             raise RuntimeError("boom")
         return {"translated": payload, "to": target, "note": "é"}
 
-    module = types.ModuleType("toolwire_reference")
-    module.translate = translate  # type: ignore[attr-defined]
-    module.TranslationError = FakeError  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "toolwire_reference", module)
+    monkeypatch.setattr(translate_cmd, "translate", translate)
+    monkeypatch.setattr(translate_cmd, "TranslationError", FakeError)
     return calls
 
 
@@ -163,19 +161,6 @@ def test_text_kind_takes_raw_text(
 # -- against the real reference translator, as a subprocess -----------------------------------------
 
 
-def _reference_ready() -> bool:
-    try:
-        import toolwire_reference
-    except ImportError:
-        return False
-    return hasattr(toolwire_reference, "translate")
-
-
-needs_reference = pytest.mark.skipif(
-    not _reference_ready(), reason="toolwire_reference.translate not available"
-)
-
-
 def _cli(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "toolwire_reference.cli", *args],
@@ -186,7 +171,6 @@ def _cli(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@needs_reference
 def test_reference_exit_codes_0_1_2() -> None:
     ok = _cli(*ARGS, stdin='{"tool_choice": {"mode": "required", "tools": ["get_weather"]}}')
     assert ok.returncode == 0, ok.stderr
