@@ -16,6 +16,7 @@ import traceback
 from typing import Any, BinaryIO, TextIO
 
 from .errors import TranslationError
+from .transcode import StreamTranscoder
 from .translator import Translator
 
 PROTOCOL = 1
@@ -90,8 +91,6 @@ class Session:
     @staticmethod
     def transcoder(source: str, target: str, profile: dict[str, str]) -> Any:
         """An incremental stream translator: ``feed(event) -> events``, ``close() -> events``."""
-        from .transcode import StreamTranscoder
-
         return StreamTranscoder(source, target, profile)
 
     def handle(self, message: Any) -> dict[str, Any] | None:

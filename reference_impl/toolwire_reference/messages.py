@@ -301,8 +301,6 @@ def check_late_system(req: Request, role: str, path: Segments, profile: Mapping[
 
 def unsupported_part(profile: Mapping[str, str], what: str, path: Segments, target: str = "") -> None:
     """``content.unsupported`` at ``path`` (returns under degrade: the part is dropped)."""
-    from .errors import pointer
-
     where = f" for {target}" if target else ""
     unsupported(profile, "content.unsupported", f"{what} has no equivalent{where}", pointer(path))
 
