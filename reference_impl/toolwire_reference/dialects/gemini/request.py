@@ -39,10 +39,10 @@ from ...request import (
     schema_tool,
     unsupported,
 )
-from ...schema.gemini import to_gemini_schema
-from ...schema.gemini_decode import from_gemini_schema, source_segment
 from . import tools as gemini
 from .rules import IGNORABLE_GENERATION, RULES
+from .schema import to_gemini_schema
+from .schema_decode import from_gemini_schema, source_segment
 
 NAME = RULES.name
 # camelCase member -> its proto snake_case spelling

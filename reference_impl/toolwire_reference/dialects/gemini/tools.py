@@ -18,10 +18,10 @@ from ...custom import without_custom_choice
 from ...errors import fail, pointer
 from ...model import Choice, SchemaOrigin, Tool
 from ...profiles import degrading
-from ...schema.gemini import to_gemini_schema
-from ...schema.gemini_decode import from_gemini_schema, source_segment
 from ..common import head, read_function, schema_copy, tool_list
 from .rules import RULES
+from .schema import to_gemini_schema
+from .schema_decode import from_gemini_schema, source_segment
 
 NAME = RULES.name
 _DECLARATIONS = ("functionDeclarations", "function_declarations")

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import Segments
-from ..rules import GEMINI_INT64_KEYWORDS, GEMINI_SCHEMA_ALIASES
-from .nullable import nullable_to_union
-from .walk import compose, transform
+from ...errors import Segments
+from ...rules import GEMINI_INT64_KEYWORDS, GEMINI_SCHEMA_ALIASES
+from ...schema.nullable import nullable_to_union
+from ...schema.walk import compose, transform
 
 
 def _rename_aliases(node: dict, rel: Segments) -> dict:

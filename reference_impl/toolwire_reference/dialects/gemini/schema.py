@@ -23,23 +23,23 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from .._json import copy_json
-from ..errors import SchemaProblem, Segments
-from ..rules import (
+from ..._json import copy_json
+from ...errors import SchemaProblem, Segments
+from ...rules import (
     GEMINI_FORMATS,
     GEMINI_KEPT_KEYWORDS,
     GEMINI_REWRITTEN_KEYWORDS,
     GEMINI_UNSUPPORTED_KEYWORDS,
 )
-from .keywords import (
+from ...schema.keywords import (
     check_required_defined,
     one_of_to_any_of,
     prune_formats,
     require_array_items,
     unsupported,
 )
-from .nullable import is_null_schema
-from .walk import NodeFn, RefInliner
+from ...schema.nullable import is_null_schema
+from ...schema.walk import NodeFn, RefInliner
 
 TARGET = "Gemini `parameters` (OpenAPI subset)"
 _KEPT = GEMINI_KEPT_KEYWORDS | GEMINI_REWRITTEN_KEYWORDS
