@@ -9,13 +9,13 @@ import pytest
 import toolwire_reference
 from ref_helpers import obj, run
 from toolwire_reference import TranslationError, Translator, translate
+from toolwire_reference.dialects.gemini.rules import FORMATS as GEMINI_FORMATS
+from toolwire_reference.dialects.gemini.rules import KEPT_KEYWORDS as GEMINI_KEPT_KEYWORDS
+from toolwire_reference.dialects.gemini.rules import REMOVED_KEYWORDS as GEMINI_REMOVED_KEYWORDS
+from toolwire_reference.dialects.gemini.rules import UNSUPPORTED_KEYWORDS as GEMINI_UNSUPPORTED_KEYWORDS
 from toolwire_reference.registry import BY_NAME
 from toolwire_reference.registry import NAMES as DIALECTS
 from toolwire_reference.rules import (
-    GEMINI_FORMATS,
-    GEMINI_KEPT_KEYWORDS,
-    GEMINI_REMOVED_KEYWORDS,
-    GEMINI_UNSUPPORTED_KEYWORDS,
     OPENAI_STRICT_FORMATS,
     OPENAI_STRICT_LIMITS,
     OPENAI_STRICT_UNSUPPORTED,

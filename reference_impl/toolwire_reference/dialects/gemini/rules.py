@@ -1,4 +1,6 @@
-"""The gemini dialect's rules as data (``RULES``; what each field means: ``rules.DialectRules``)."""
+"""The gemini dialect's rules as data: ``RULES`` (what each field means: ``rules.DialectRules``), the
+``generationConfig`` members dropped silently, and the tables of ``schema.py`` / ``schema_decode.py`` (the
+OpenAPI 3.0 subset Gemini takes as ``parameters``)."""
 
 from __future__ import annotations
 
@@ -47,3 +49,87 @@ RULES = DialectRules(
 
 # generationConfig members dropped silently.
 IGNORABLE_GENERATION = ("responseModalities", "response_modalities")
+
+# Gemini `parameters` (OpenAPI 3.0 subset).
+KEPT_KEYWORDS = frozenset(
+    {
+        "type",
+        "format",
+        "title",
+        "description",
+        "nullable",
+        "enum",
+        "items",
+        "minItems",
+        "maxItems",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minimum",
+        "maximum",
+        "properties",
+        "required",
+        "minProperties",
+        "maxProperties",
+        "propertyOrdering",
+        "anyOf",
+        "default",
+        "example",
+    }
+)
+# Removed silently (with every keyword JSON Schema does not define).
+REMOVED_KEYWORDS = (
+    "additionalProperties",
+    "$schema",
+    "$id",
+    "$comment",
+    "$anchor",
+    "strict",
+    "examples",
+    "readOnly",
+    "writeOnly",
+    "deprecated",
+    "contentEncoding",
+    "contentMediaType",
+)
+REWRITTEN_KEYWORDS = frozenset({"oneOf", "const"})  # turned into kept keywords
+UNSUPPORTED_KEYWORDS = (
+    "allOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "patternProperties",
+    "dependentRequired",
+    "dependentSchemas",
+    "uniqueItems",
+    "multipleOf",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "prefixItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "propertyNames",
+)
+FORMATS = {
+    "string": frozenset({"date-time", "enum"}),
+    "integer": frozenset({"int32", "int64"}),
+    "number": frozenset({"float", "double"}),
+}
+# Gemini accepts proto-JSON snake_case field names too; decoding maps them to the camelCase keywords.
+SCHEMA_ALIASES = {
+    "any_of": "anyOf",
+    "min_items": "minItems",
+    "max_items": "maxItems",
+    "min_length": "minLength",
+    "max_length": "maxLength",
+    "min_properties": "minProperties",
+    "max_properties": "maxProperties",
+    "property_ordering": "propertyOrdering",
+}
+INT64_KEYWORDS = frozenset(
+    {"minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties"}
+)

@@ -5,7 +5,7 @@ its subschemas, so a node's own problem is reported before its children's), its 
 in document order, then the node rewritten (``_Encoder.rewrite``). Every step is guarded by the
 keyword it is about, and a node made only of keywords Gemini takes as they are (most leaves) is just
 copied. Rules shared with the OpenAI rewrite come from ``keywords``; ``$ref`` inlining from
-``walk.RefInliner``. Decoding is in ``gemini_decode``.
+``walk.RefInliner``. Decoding is in ``schema_decode``.
 
 Choices where RULES.md is silent:
 - a ``type`` list with several non-null types becomes ``anyOf`` of one-type branches; each branch
@@ -25,12 +25,6 @@ from typing import Any
 
 from ..._json import copy_json
 from ...errors import SchemaProblem, Segments
-from ...rules import (
-    GEMINI_FORMATS,
-    GEMINI_KEPT_KEYWORDS,
-    GEMINI_REWRITTEN_KEYWORDS,
-    GEMINI_UNSUPPORTED_KEYWORDS,
-)
 from ...schema.keywords import (
     check_required_defined,
     one_of_to_any_of,
@@ -40,10 +34,16 @@ from ...schema.keywords import (
 )
 from ...schema.nullable import is_null_schema
 from ...schema.walk import NodeFn, RefInliner
+from .rules import (
+    FORMATS,
+    KEPT_KEYWORDS,
+    REWRITTEN_KEYWORDS,
+    UNSUPPORTED_KEYWORDS,
+)
 
 TARGET = "Gemini `parameters` (OpenAPI subset)"
-_KEPT = GEMINI_KEPT_KEYWORDS | GEMINI_REWRITTEN_KEYWORDS
-_UNSUPPORTED = frozenset(GEMINI_UNSUPPORTED_KEYWORDS)
+_KEPT = KEPT_KEYWORDS | REWRITTEN_KEYWORDS
+_UNSUPPORTED = frozenset(UNSUPPORTED_KEYWORDS)
 _NULL_KEPT = frozenset({"default", "example"})
 _SCHEMA_LISTS = ("anyOf", "oneOf")
 _SCHEMA_SLOTS = frozenset({"items", "properties", *_SCHEMA_LISTS})
@@ -56,7 +56,7 @@ _AS_IS = frozenset(
 _SCALARS = frozenset({str, int, float, bool})
 _CHECKED = frozenset({"enum", "const", "required"})  # checked once the node is cleaned
 _REWRITTEN = frozenset({"oneOf", "anyOf", "const", "enum", "format"})  # (and a `type` list)
-_ALL_FORMATS = frozenset().union(*GEMINI_FORMATS.values())
+_ALL_FORMATS = frozenset().union(*FORMATS.values())
 # The keywords that constrain one instance type only (a `type` list's branch of that type takes them).
 _TYPE_KEYWORDS = {
     "array": ("items", "minItems", "maxItems"),
@@ -80,7 +80,7 @@ def to_gemini_schema(schema: dict, *, degrade: bool) -> dict | None:
 
 def _allowed_formats(node: dict) -> frozenset:
     kind = node.get("type")
-    return GEMINI_FORMATS.get(kind, frozenset()) if isinstance(kind, str) else _ALL_FORMATS
+    return FORMATS.get(kind, frozenset()) if isinstance(kind, str) else _ALL_FORMATS
 
 
 # the node functions shared with the OpenAI rewrite (built once, not per schema)
@@ -273,7 +273,7 @@ def _split_by_type(node: dict, types: list[str]) -> list[dict]:
         for key in _TYPE_KEYWORDS.get(kind, ()):
             if key in node:
                 branch[key] = node[key]
-        if fmt in GEMINI_FORMATS.get(kind, ()):
+        if fmt in FORMATS.get(kind, ()):
             branch["format"] = fmt
     for kind in types:
         for key in _TYPE_KEYWORDS.get(kind, ()):

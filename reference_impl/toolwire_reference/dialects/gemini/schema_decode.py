@@ -9,16 +9,16 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import Segments
-from ...rules import GEMINI_INT64_KEYWORDS, GEMINI_SCHEMA_ALIASES
 from ...schema.nullable import nullable_to_union
 from ...schema.walk import compose, transform
+from .rules import INT64_KEYWORDS, SCHEMA_ALIASES
 
 
 def _rename_aliases(node: dict, rel: Segments) -> dict:
-    if not any(k in GEMINI_SCHEMA_ALIASES for k in node):
+    if not any(k in SCHEMA_ALIASES for k in node):
         return node
     return {
-        GEMINI_SCHEMA_ALIASES.get(k, k) if GEMINI_SCHEMA_ALIASES.get(k) not in node else k: v
+        SCHEMA_ALIASES.get(k, k) if SCHEMA_ALIASES.get(k) not in node else k: v
         for k, v in node.items()
     }
 
@@ -38,7 +38,7 @@ def _int64_strings(node: dict, rel: Segments) -> dict:
     fixes = {
         k: int(v)
         for k, v in node.items()
-        if k in GEMINI_INT64_KEYWORDS and isinstance(v, str) and v.strip().lstrip("-").isdigit()
+        if k in INT64_KEYWORDS and isinstance(v, str) and v.strip().lstrip("-").isdigit()
     }
     return {**node, **fixes} if fixes else node
 
@@ -56,7 +56,7 @@ def from_gemini_schema(schema: dict) -> dict:
 def source_segment(node: Any, segment: str | int) -> str | int:
     """The member name that a decoded segment had in the Gemini source node (aliases undone)."""
     if isinstance(node, dict) and segment not in node:
-        for alias, canonical in GEMINI_SCHEMA_ALIASES.items():
+        for alias, canonical in SCHEMA_ALIASES.items():
             if canonical == segment and alias in node:
                 return alias
     return segment
