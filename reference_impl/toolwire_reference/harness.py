@@ -4,7 +4,7 @@ Reads one JSON request per line on stdin and writes one JSON answer per line on 
 ``docs/protocol.md``); logs go to stderr. Run the corpus through it with
 ``toolwire run --adapter "cmd:python -m toolwire_reference.harness"``. Standard library only.
 
-Streams go through the reference's incremental transcoder (``streams.StreamTranscoder``): each input
+Streams go through the reference's incremental transcoder (``transcode.StreamTranscoder``): each input
 event is answered with the events it made ready, the end of the stream with what ``close()`` flushes.
 """
 

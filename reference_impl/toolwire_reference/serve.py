@@ -8,7 +8,7 @@ Clients talk to it in ``--client-dialect`` on that dialect's real path (``/v1/ch
 ``:streamGenerateContent?alt=sse``). Each request body is translated (kind ``request``) and sent to the
 upstream's real path (Gemini: the model in the URL, from the request's ``model``); the reply is translated
 back (kind ``response``), or, for a streaming request, read incrementally and re-encoded event by event
-(``toolwire_reference.streams.StreamTranscoder``) as it arrives: nothing is buffered.
+(``toolwire_reference.transcode.StreamTranscoder``) as it arrives: nothing is buffered.
 
 - Upstream errors (non-2xx) are passed through with the same status, in the client dialect's error shape.
 - A translation error is a 400 in the client's error shape carrying the toolwire code (``errors.json``):

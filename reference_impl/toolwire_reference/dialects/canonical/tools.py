@@ -1,4 +1,5 @@
-"""The canonical dialect: toolwire's own model on the wire (closed: unknown members are invalid)."""
+"""Canonical tools and tool choice on the wire: toolwire's own model (closed: unknown members are
+invalid)."""
 
 from __future__ import annotations
 
