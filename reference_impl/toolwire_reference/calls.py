@@ -6,8 +6,9 @@
   arguments in the form a target needs.
 - Ids: :func:`encode_call_id` applies the ``ids.prefix`` profile; :class:`IdGenerator` invents ids
   for calls that have none (Gemini), deterministically within one translation.
-- Responses: the stop-reason tables of every dialect in both directions (``STOP_REASONS_IN`` /
-  ``STOP_REASONS_OUT``) and :func:`derived_id` for envelope ids a target requires.
+- Responses: the canonical stop reasons, :func:`decode_stop_reason` / :func:`encode_stop_reason` (by a
+  dialect's ``stop_reasons_in`` / ``stop_reasons_out`` tables, in its ``rules.py``) and :func:`derived_id`
+  for envelope ids a target requires.
 
 Markers: :class:`RawArguments` (invalid JSON kept under ``arguments.invalid=preserve``) and
 :class:`GeneratedId` (an id the source did not have) are ``str`` subclasses, so they serialise as
@@ -26,6 +27,7 @@ from typing import Any
 from ._json import copy_json, load_json
 from .custom import refuse_call, wrapped_arguments, wrapping
 from .errors import Segments, TranslationError, fail, pointer
+from .rules import TOOLS_OR_END, DialectRules
 
 # --------------------------------------------------------------------------------------------------
 # Arguments
@@ -144,14 +146,6 @@ def arguments_for_object(
 # Ids
 
 KNOWN_ID_PREFIXES = ("call_", "toolu_", "fc_")
-# `call_id_prefix` of corpus/dialects/<name>.json (None: the dialect has no convention; ids kept).
-CALL_ID_PREFIX: dict[str, str | None] = {
-    "canonical": None,
-    "openai-chat": "call_",
-    "openai-responses": "call_",
-    "anthropic": "toolu_",
-    "gemini": None,
-}
 # What a generated id starts with for targets without a convention.
 GENERATED_ID_PREFIX = "call_"
 
@@ -180,15 +174,15 @@ def strip_known_prefix(call_id: str) -> str:
     return call_id
 
 
-def encode_call_id(call_id: str, target: str, profile: Mapping[str, str]) -> str:
-    """The id a target dialect gets for a canonical call id (and for the results naming it).
+def encode_call_id(call_id: str, target: DialectRules, profile: Mapping[str, str]) -> str:
+    """The id a target dialect (its rules) gets for a canonical call id (and for the results naming it).
 
     ``ids.prefix=keep``: unchanged. ``rewrite``: a known prefix (``call_``, ``toolu_``, ``fc_``) is
     stripped and the target's ``call_id_prefix`` added; targets without one (gemini, canonical) keep
     the id. A :class:`GeneratedId` always takes the target's prefix (``call_`` when it has none).
     The mapping is a pure function of the id, so a call and its results always agree.
     """
-    prefix = CALL_ID_PREFIX.get(target)
+    prefix = target.call_id_prefix
     if isinstance(call_id, GeneratedId):
         return (prefix or GENERATED_ID_PREFIX) + call_id.body
     if profile.get("ids.prefix", "keep") != "rewrite" or prefix is None:
@@ -254,120 +248,10 @@ CANONICAL_STOP_REASONS = (
     "other",
 )
 
-# Decoding: provider value → canonical. `None` in a table: derived from the content (tool_use when
-# the response has tool calls, else end_turn). Values not listed decode to `other`.
-TOOLS_OR_END = None
-STOP_REASONS_IN: dict[str, dict[str, str | None]] = {
-    "openai-chat": {
-        "stop": TOOLS_OR_END,
-        "length": "max_tokens",
-        "tool_calls": "tool_use",
-        "function_call": "tool_use",
-        "content_filter": "content_filter",
-    },
-    "anthropic": {
-        "end_turn": "end_turn",
-        "max_tokens": "max_tokens",
-        "stop_sequence": "stop_sequence",
-        "tool_use": "tool_use",
-        "pause_turn": "pause_turn",
-        "refusal": "refusal",
-        "model_context_window_exceeded": "context_window_exceeded",
-    },
-    "gemini": {
-        "FINISH_REASON_UNSPECIFIED": "other",
-        "STOP": TOOLS_OR_END,
-        "MAX_TOKENS": "max_tokens",
-        "SAFETY": "content_filter",
-        "RECITATION": "content_filter",
-        "LANGUAGE": "other",
-        "OTHER": "other",
-        "BLOCKLIST": "content_filter",
-        "PROHIBITED_CONTENT": "content_filter",
-        "SPII": "content_filter",
-        "MALFORMED_FUNCTION_CALL": "malformed_tool_call",
-        "IMAGE_SAFETY": "content_filter",
-        "UNEXPECTED_TOOL_CALL": "other",
-        "TOO_MANY_TOOL_CALLS": "other",
-        "IMAGE_PROHIBITED_CONTENT": "content_filter",
-        "NO_IMAGE": "other",
-        "IMAGE_RECITATION": "content_filter",
-        "IMAGE_OTHER": "other",
-    },
-    # openai-responses: `status` (+ `incomplete_details.reason` for "incomplete").
-    "openai-responses": {
-        "completed": TOOLS_OR_END,
-        "incomplete": "other",
-        "incomplete/max_output_tokens": "max_tokens",
-        "incomplete/content_filter": "content_filter",
-        "failed": "error",
-        "cancelled": "other",
-        "in_progress": "other",
-        "queued": "other",
-    },
-}
-
-# Encoding: canonical → provider value. openai-responses values are `status` or
-# `status/incomplete_details.reason`.
-STOP_REASONS_OUT: dict[str, dict[str, str]] = {
-    "openai-chat": {
-        "end_turn": "stop",
-        "max_tokens": "length",
-        "stop_sequence": "stop",
-        "tool_use": "tool_calls",
-        "content_filter": "content_filter",
-        "refusal": "stop",  # with the text in `message.refusal` (OpenAI's refusal form)
-        "pause_turn": "stop",
-        "context_window_exceeded": "length",
-        "malformed_tool_call": "stop",
-        "error": "stop",
-        "other": "stop",
-    },
-    "anthropic": {
-        "end_turn": "end_turn",
-        "max_tokens": "max_tokens",
-        "stop_sequence": "stop_sequence",
-        "tool_use": "tool_use",
-        "content_filter": "refusal",
-        "refusal": "refusal",
-        "pause_turn": "pause_turn",
-        "context_window_exceeded": "model_context_window_exceeded",
-        "malformed_tool_call": "end_turn",
-        "error": "end_turn",
-        "other": "end_turn",
-    },
-    "gemini": {
-        "end_turn": "STOP",
-        "max_tokens": "MAX_TOKENS",
-        "stop_sequence": "STOP",
-        "tool_use": "STOP",
-        "content_filter": "SAFETY",
-        "refusal": "SAFETY",
-        "pause_turn": "STOP",
-        "context_window_exceeded": "MAX_TOKENS",
-        "malformed_tool_call": "MALFORMED_FUNCTION_CALL",
-        "error": "OTHER",
-        "other": "OTHER",
-    },
-    "openai-responses": {
-        "end_turn": "completed",
-        "max_tokens": "incomplete/max_output_tokens",
-        "stop_sequence": "completed",
-        "tool_use": "completed",
-        "content_filter": "incomplete/content_filter",
-        "refusal": "completed",  # with `refusal` content parts
-        "pause_turn": "completed",
-        "context_window_exceeded": "incomplete/max_output_tokens",
-        "malformed_tool_call": "completed",
-        "error": "failed",
-        "other": "completed",
-    },
-}
-
-
-def decode_stop_reason(dialect: str, value: str, has_tool_calls: bool) -> str:
-    """The canonical stop reason of a provider value (already checked to be a string)."""
-    table = STOP_REASONS_IN[dialect]
+def decode_stop_reason(dialect: DialectRules, value: str, has_tool_calls: bool) -> str:
+    """The canonical stop reason of a provider value (already checked to be a string), by the dialect's
+    ``stop_reasons_in`` table."""
+    table = dialect.stop_reasons_in
     if value not in table:
         return "other"
     mapped = table[value]
@@ -376,8 +260,9 @@ def decode_stop_reason(dialect: str, value: str, has_tool_calls: bool) -> str:
     return mapped
 
 
-def encode_stop_reason(dialect: str, stop_reason: str) -> str:
-    return STOP_REASONS_OUT[dialect][stop_reason]
+def encode_stop_reason(dialect: DialectRules, stop_reason: str) -> str:
+    """The provider value of a canonical stop reason, by the dialect's ``stop_reasons_out`` table."""
+    return dialect.stop_reasons_out[stop_reason]
 
 
 def response_invalid(message: str, path: Segments) -> TranslationError:

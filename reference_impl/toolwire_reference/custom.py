@@ -5,7 +5,7 @@ The canonical tool is ``{"type": "custom", "name", "description"?, "format"?}`` 
 ``{"type": "text"}`` or ``{"type": "grammar", "syntax": "lark" | "regex", "definition"}`` (the
 Responses spelling; Chat nests the grammar: ``{"type": "grammar", "grammar": {"definition",
 "syntax"}}``). A call of a custom tool is a canonical ``tool_call`` part whose ``input`` (a string)
-replaces ``arguments``. Only the OpenAI dialects (and canonical) have them (``CUSTOM_TOOL_DIALECTS``):
+replaces ``arguments``. Only the OpenAI dialects (and canonical) have them (``DialectRules.custom_tools``):
 Anthropic and Gemini tools take JSON objects, so a custom tool is ``tool.unsupported_type`` there and a
 custom call ``content.unsupported``.
 """
@@ -20,7 +20,7 @@ from ._json import MISSING, expect_object, invalid, optional_string
 from .choice import refuse_or_degrade
 from .errors import Segments, TranslationError, fail, pointer
 from .model import Choice, Tool
-from .rules import CUSTOM_TOOL_DIALECTS
+from .rules import DialectRules
 
 SYNTAXES = ("lark", "regex")
 #: the one string parameter of the function a custom tool becomes under ``custom.tools=wrap`` (the name
@@ -40,9 +40,9 @@ class FreeInput(str):
         return obj
 
 
-def has_custom_tools(target: str) -> bool:
+def has_custom_tools(target: DialectRules) -> bool:
     """True when ``target`` has custom (free-form) tools and calls."""
-    return target in CUSTOM_TOOL_DIALECTS
+    return target.custom_tools
 
 
 def is_custom_call(part: Mapping[str, Any]) -> bool:
@@ -115,7 +115,7 @@ def wrapping(profile: Mapping[str, str]) -> bool:
     return profile.get("custom.tools") == "wrap"
 
 
-def for_target(tools: list[Tool], target: str, profile: Mapping[str, str]) -> list[Tool]:
+def for_target(tools: list[Tool], target: DialectRules, profile: Mapping[str, str]) -> list[Tool]:
     """``tools`` as ``target`` receives them: unchanged, or (``custom.tools=wrap``, a target without
     custom tools) with every custom tool made a function (:func:`wrapped_tool`)."""
     if has_custom_tools(target) or not wrapping(profile) or not any(tool.custom for tool in tools):

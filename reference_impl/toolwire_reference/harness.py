@@ -4,7 +4,7 @@ Reads one JSON request per line on stdin and writes one JSON answer per line on 
 ``docs/protocol.md``); logs go to stderr. Run the corpus through it with
 ``toolwire run --adapter "cmd:python -m toolwire_reference.harness"``. Standard library only.
 
-Streams go through the reference's incremental transcoder (``streams.StreamTranscoder``): each input
+Streams go through the reference's incremental transcoder (``transcode.StreamTranscoder``): each input
 event is answered with the events it made ready, the end of the stream with what ``close()`` flushes.
 """
 
@@ -16,6 +16,7 @@ import traceback
 from typing import Any, BinaryIO, TextIO
 
 from .errors import TranslationError
+from .transcode import StreamTranscoder
 from .translator import Translator
 
 PROTOCOL = 1
@@ -90,8 +91,6 @@ class Session:
     @staticmethod
     def transcoder(source: str, target: str, profile: dict[str, str]) -> Any:
         """An incremental stream translator: ``feed(event) -> events``, ``close() -> events``."""
-        from .streams import StreamTranscoder
-
         return StreamTranscoder(source, target, profile)
 
     def handle(self, message: Any) -> dict[str, Any] | None:

@@ -22,6 +22,7 @@ from .custom import read_input
 from .errors import Segments, TranslationError, pointer
 from .profiles import degrading
 from .request import Request, unsupported
+from .rules import DialectRules
 
 ERROR_PREFIX = "Error: "
 NOT_EXECUTED = "Tool call was not executed."
@@ -300,8 +301,6 @@ def check_late_system(req: Request, role: str, path: Segments, profile: Mapping[
 
 def unsupported_part(profile: Mapping[str, str], what: str, path: Segments, target: str = "") -> None:
     """``content.unsupported`` at ``path`` (returns under degrade: the part is dropped)."""
-    from .errors import pointer
-
     where = f" for {target}" if target else ""
     unsupported(profile, "content.unsupported", f"{what} has no equivalent{where}", pointer(path))
 
@@ -495,5 +494,6 @@ def inner_path(req: Request, part: dict, container: dict) -> Segments:
     return req.paths.get(id(part)) or req.paths.get(id(container), ())
 
 
-def out_id(call_id: str, target: str, profile: Mapping[str, str]) -> str:
+def out_id(call_id: str, target: DialectRules, profile: Mapping[str, str]) -> str:
+    """The id ``target`` gets for a canonical call id (``calls.encode_call_id``)."""
     return calls.encode_call_id(call_id, target, profile)

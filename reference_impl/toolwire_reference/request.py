@@ -24,7 +24,7 @@ from .choice import refuse_or_degrade
 from .custom import for_target
 from .errors import Segments, TranslationError, fail, pointer
 from .model import Choice, SchemaOrigin, Tool
-from .rules import REQUEST_DEFAULT_VALUES, REQUEST_IGNORABLE, VERBOSITY
+from .rules import VERBOSITY, DialectRules
 from .schema.checks import check_shape
 from .tools import validate_choice, validate_tools
 
@@ -43,8 +43,6 @@ SETTINGS = (
 )
 
 
-#: REQUEST_IGNORABLE as sets (made once)
-_IGNORABLE = {dialect: frozenset(names) for dialect, names in REQUEST_IGNORABLE.items()}
 
 
 @dataclass
@@ -143,7 +141,8 @@ def check_members(
 ) -> None:
     """Members of ``obj`` that are neither ``known`` nor ``ignorable`` (and not null) are
     ``request.unsupported_field`` (dropped under degrade). Ignorable members are dropped silently, and
-    so are the ``defaults`` members that hold one of their default values (``REQUEST_DEFAULT_VALUES``)."""
+    so are the ``defaults`` members that hold one of their default values (a dialect's
+    ``request_default_values``)."""
     if not isinstance(known, frozenset):
         known = set(known)
     if not isinstance(ignorable, frozenset):
@@ -177,12 +176,14 @@ def read_verbosity(req: Request, obj: dict, key: str, base: Segments) -> None:
 
 
 def open_request(
-    payload: Any, known: Iterable[str], profile: Mapping[str, str], dialect: str
+    payload: Any, known: Iterable[str], profile: Mapping[str, str], dialect: DialectRules
 ) -> tuple[dict, Request]:
     """The request body (an object; its top-level members checked against ``known`` and the
     dialect's ignorable members, see :func:`check_members`) and a new, empty :class:`Request`."""
     body = expect_object(payload, (), "the request")
-    check_members(body, (), known, _IGNORABLE[dialect], profile, dialect, REQUEST_DEFAULT_VALUES.get(dialect))
+    check_members(
+        body, (), known, dialect.request_ignorable, profile, dialect.name, dialect.request_default_values
+    )
     return body, Request()
 
 
@@ -282,7 +283,7 @@ def decode_choice(req: Request, codec: ModuleType, body: dict, keys: Iterable[st
     req.choice = codec.decode_tool_choice(payload, profile)
 
 
-def encode_tools(req: Request, codec: ModuleType, target: str, profile) -> Any:
+def encode_tools(req: Request, codec: ModuleType, target: DialectRules, profile) -> Any:
     """The target's tool list (MISSING when the request has none), validated for ``target``."""
     if req.tools is None:
         return MISSING
@@ -294,10 +295,10 @@ def encode_tools(req: Request, codec: ModuleType, target: str, profile) -> Any:
         raise moved(error, req.tools_base) from None
 
 
-def encode_choice(req: Request, codec: ModuleType, profile) -> dict:
+def encode_choice(req: Request, codec: ModuleType, target: DialectRules, profile) -> dict:
     """The target's tool-choice members, to merge into the request body (named tools checked against
     the target's name rule)."""
-    validate_choice(req.choice, codec.NAME)
+    validate_choice(req.choice, target)
     return codec.encode_tool_choice(req.choice, profile)
 
 

@@ -1,29 +1,60 @@
-"""Every provider rule the reference needs, as data, in one place.
+"""The provider rules the reference needs, as data: what dialects share here, each dialect's own in the
+``RULES`` (a :class:`DialectRules`) of its package's ``rules.py`` (``dialects/<name>/rules.py``).
 
 Kept in sync with ``corpus/profiles.json`` and ``corpus/dialects/*.json`` (a test compares them).
 """
 
 from __future__ import annotations
 
-DIALECTS = ("canonical", "openai-chat", "openai-responses", "anthropic", "gemini")
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
 KINDS = ("tools", "tool_choice", "request", "response", "text", "stream")
 # The (source, target) pairs of a kind, when not every pair ("*", "*"): `text` is decode-only.
 KIND_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {"text": (("text", "*"),)}
+#: in a ``stop_reasons_in`` table: derived from the content (``tool_use`` when the response has tool calls,
+#: else ``end_turn``)
+TOOLS_OR_END = None
 
-# Dialects with custom (free-form) tools and calls (toolwire_reference.custom); the others take JSON
-# objects only.
-CUSTOM_TOOL_DIALECTS = ("canonical", "openai-chat", "openai-responses")
-# ... and streams of custom calls: Chat chunks have none (`ChoiceDeltaToolCall.type` is "function" only).
-CUSTOM_STREAM_DIALECTS = ("canonical", "openai-responses")
 
-# Tool-name rule per target dialect (canonical: any non-empty string).
-TOOL_NAME_PATTERNS: dict[str, str] = {
-    "canonical": r"^[\s\S]+$",
-    "openai-chat": r"^[a-zA-Z0-9_-]{1,64}$",
-    "openai-responses": r"^[a-zA-Z0-9_-]{1,128}$",
-    "anthropic": r"^[a-zA-Z0-9_-]{1,64}$",
-    "gemini": r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$",
-}
+@dataclass(frozen=True)
+class DialectRules:
+    """One dialect's rule tables (``dialects/<name>/rules.py``), handed to the shared code that applies them.
+
+    - ``endpoint``: the HTTP path a provider dialect's requests go to (``toolwire serve``; Gemini's names the
+      model, ``{model}``, and the method); None for canonical;
+    - ``tool_name_pattern``: the tool-name rule a target holds tool names (and named choices) to;
+    - ``call_id_prefix``: ``call_id_prefix`` of ``corpus/dialects/<name>.json`` (None: no convention, ids
+      kept under ``ids.prefix=rewrite``; a generated id then takes ``call_``);
+    - ``custom_tools``: custom (free-form) tools and calls (``toolwire_reference.custom``); the others take
+      JSON objects only; ``custom_streams``: streams of custom calls too;
+    - ``stream_thinking``: a stream may carry thinking (``stream.thinking=keep`` keeps it);
+    - ``request_ignorable``: request members dropped silently on decode (transport, storage, accounting and
+      caching hints that do not change what the model is asked); any other member without a canonical
+      equivalent is ``request.unsupported_field`` (dropped under ``unsupported=degrade``);
+    - ``request_default_values``: members dropped silently only while they hold their documented default;
+    - ``stop_reasons_in`` (provider value → canonical; None: ``tool_use`` when the response has tool calls,
+      else ``end_turn``; values not listed: ``other``) and ``stop_reasons_out`` (canonical → provider).
+    """
+
+    name: str
+    tool_name_pattern: str
+    endpoint: str | None = None
+    call_id_prefix: str | None = None
+    custom_tools: bool = False
+    custom_streams: bool = False
+    stream_thinking: bool = False
+    request_ignorable: frozenset[str] = frozenset()
+    request_default_values: Mapping[str, tuple] = field(default_factory=dict)
+    stop_reasons_in: Mapping[str, str | None] = field(default_factory=dict)
+    stop_reasons_out: Mapping[str, str] = field(default_factory=dict)
+    #: ``tool_name_pattern`` compiled: its ``fullmatch``
+    name_rule: Callable[[str], re.Match | None] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name_rule", re.compile(self.tool_name_pattern).fullmatch)
+
 
 # Profiles (corpus/profiles.json): every key, its values, its default.
 PROFILE_VALUES: dict[str, tuple[str, ...]] = {
@@ -65,54 +96,10 @@ PROFILE_DEFAULTS: dict[str, str] = {
     "hosted.web-search": "refuse",
 }
 
-# Request members dropped silently on decode (transport, storage, accounting and caching hints that
-# do not change what the model is asked). Any other member without a canonical equivalent is
-# `request.unsupported_field` (dropped under `unsupported=degrade`). Null-valued members are absent.
-REQUEST_IGNORABLE: dict[str, tuple[str, ...]] = {
-    "canonical": (),
-    "openai-chat": (
-        "metadata",
-        "user",
-        "store",
-        "stream_options",
-        "service_tier",
-        "safety_identifier",
-        "prompt_cache_key",
-        "prompt_cache_retention",
-    ),
-    "openai-responses": (
-        "metadata",
-        "user",
-        "store",
-        "include",
-        "stream_options",
-        "service_tier",
-        "safety_identifier",
-        "prompt_cache_key",
-        "prompt_cache_retention",
-        "background",
-        "truncation",
-    ),
-    "anthropic": ("metadata", "service_tier", "cache_control"),
-    "gemini": ("safetySettings", "safety_settings", "labels"),
-}
-# Request members dropped silently only while they hold their documented default (they then ask for
-# nothing); any other value is `request.unsupported_field` like any member without an equivalent: Chat
-# `n` (one choice), `logprobs: false`, `top_logprobs: 0`; Responses `top_logprobs: 0`.
-REQUEST_DEFAULT_VALUES: dict[str, dict[str, tuple]] = {
-    "openai-chat": {"n": (1,), "logprobs": (False,), "top_logprobs": (0,)},
-    "openai-responses": {"top_logprobs": (0,)},
-}
 # The canonical `verbosity` (Chat `verbosity`, Responses `text.verbosity`): how long the answer is, not what
 # it says; dropped silently for a target without it.
 VERBOSITY = ("low", "medium", "high")
-# Gemini generationConfig members dropped silently.
-GEMINI_IGNORABLE_GENERATION = ("responseModalities", "response_modalities")
-
 JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
-
-# Anthropic input_schema: keywords refused at the schema root, even next to `type: object`.
-ANTHROPIC_ROOT_UNSUPPORTED = ("anyOf", "oneOf", "allOf")
 
 # OpenAI strict mode (Structured Outputs "Supported schemas").
 OPENAI_STRICT_LIMITS = {"max_depth": 10, "max_properties": 5000, "max_enum_values": 1000}
@@ -142,88 +129,4 @@ CLASP_OPTIONAL_PHRASES = (
     "can be omitted",
     "not required",
     "only provide",
-)
-
-# Gemini `parameters` (OpenAPI 3.0 subset).
-GEMINI_KEPT_KEYWORDS = frozenset(
-    {
-        "type",
-        "format",
-        "title",
-        "description",
-        "nullable",
-        "enum",
-        "items",
-        "minItems",
-        "maxItems",
-        "minLength",
-        "maxLength",
-        "pattern",
-        "minimum",
-        "maximum",
-        "properties",
-        "required",
-        "minProperties",
-        "maxProperties",
-        "propertyOrdering",
-        "anyOf",
-        "default",
-        "example",
-    }
-)
-# Removed silently (with every keyword JSON Schema does not define).
-GEMINI_REMOVED_KEYWORDS = (
-    "additionalProperties",
-    "$schema",
-    "$id",
-    "$comment",
-    "$anchor",
-    "strict",
-    "examples",
-    "readOnly",
-    "writeOnly",
-    "deprecated",
-    "contentEncoding",
-    "contentMediaType",
-)
-GEMINI_REWRITTEN_KEYWORDS = frozenset({"oneOf", "const"})  # turned into kept keywords
-GEMINI_UNSUPPORTED_KEYWORDS = (
-    "allOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "patternProperties",
-    "dependentRequired",
-    "dependentSchemas",
-    "uniqueItems",
-    "multipleOf",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "prefixItems",
-    "contains",
-    "minContains",
-    "maxContains",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "propertyNames",
-)
-GEMINI_FORMATS = {
-    "string": frozenset({"date-time", "enum"}),
-    "integer": frozenset({"int32", "int64"}),
-    "number": frozenset({"float", "double"}),
-}
-# Gemini accepts proto-JSON snake_case field names too; decoding maps them to the camelCase keywords.
-GEMINI_SCHEMA_ALIASES = {
-    "any_of": "anyOf",
-    "min_items": "minItems",
-    "max_items": "maxItems",
-    "min_length": "minLength",
-    "max_length": "maxLength",
-    "min_properties": "minProperties",
-    "max_properties": "maxProperties",
-    "property_ordering": "propertyOrdering",
-}
-GEMINI_INT64_KEYWORDS = frozenset(
-    {"minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties"}
 )

@@ -1,34 +1,31 @@
-"""Shared validation of canonical tools (made once, whatever the source and the target)."""
+"""Shared validation of canonical tools (made once, whatever the source and the target), and kind ``tools``
+between two dialects (:func:`translate_tools`)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from ._json import MAX_DEPTH, MISSING, check_depth, json_type, nests_deeper_outside
 from .custom import for_target, has_custom_tools, refuse_tool
-from .dialects import CODECS, SCHEMA_WALKING_DECODERS
+from .dialect import Dialect
 from .errors import SchemaProblem, Segments, TranslationError, fail, pointer
 from .model import NO_ORIGIN, Choice, Tool
-from .rules import TOOL_NAME_PATTERNS
+from .rules import DialectRules
 from .schema.checks import Unusual, check_schema, fast_check
 
-#: the compiled name rule of each dialect (made once, at import)
-_NAME_RULES = {dialect: re.compile(pattern).fullmatch for dialect, pattern in TOOL_NAME_PATTERNS.items()}
 
-
-def name_is_valid(name: str, target: str) -> bool:
+def name_is_valid(name: str, target: DialectRules) -> bool:
     """True when ``name`` satisfies the target dialect's tool-name rule."""
-    return _NAME_RULES[target](name) is not None
+    return target.name_rule(name) is not None
 
 
-def _invalid_name(name: str, target: str, path: Segments | str) -> TranslationError:
-    message = f"tool name {name!r} does not match {target}'s rule {TOOL_NAME_PATTERNS[target]}"
+def _invalid_name(name: str, target: DialectRules, path: Segments | str) -> TranslationError:
+    message = f"tool name {name!r} does not match {target.name}'s rule {target.tool_name_pattern}"
     return TranslationError("tool.invalid_name", message, path if isinstance(path, str) else pointer(path))
 
 
-def validate_choice(choice: Choice, target: str) -> None:
+def validate_choice(choice: Choice, target: DialectRules) -> None:
     """Raise ``tool.invalid_name`` (at the member naming them) for a tool the choice names that the
     target's name rule refuses: the rule tool definitions are held to."""
     for name in choice.tools or ():
@@ -37,7 +34,12 @@ def validate_choice(choice: Choice, target: str) -> None:
 
 
 def validate_tools(
-    tools: list[Tool], target: str, profile: Mapping[str, str], *, copies: bool = False, fast: bool = False
+    tools: list[Tool],
+    target: DialectRules,
+    profile: Mapping[str, str],
+    *,
+    copies: bool = False,
+    fast: bool = False,
 ) -> None:
     """Raise the first problem, tool by tool: name (missing, target rule, duplicate), description,
     parameters (not an object), schema (root object, type names, shape).
@@ -48,7 +50,7 @@ def validate_tools(
     also bounds their depth and raises ``Unusual`` for anything but a well-formed schema."""
     seen: set[str] = set()
     description_required = profile.get("tool.description") == "required"
-    valid_name = _NAME_RULES[target]
+    valid_name = target.name_rule
     for tool in tools:
         if not isinstance(tool.name, str):
             what = "no name" if tool.name is MISSING else f"a {json_type(tool.name)} name"
@@ -56,7 +58,7 @@ def validate_tools(
                 "tool.missing_name", f"the tool has {what}; a tool needs a string name", tool.name_path
             )
         if tool.custom and not has_custom_tools(target):
-            raise refuse_tool(tool, target)
+            raise refuse_tool(tool, target.name)
         if valid_name(tool.name) is None:
             raise _invalid_name(tool.name, target, tool.name_path)
         if tool.name in seen:
@@ -91,11 +93,11 @@ def validate_tools(
 
 
 def translate_tools(
-    payload: Any, source: str, target: str, profile: Mapping[str, str]
+    payload: Any, source: Dialect, target: Dialect, profile: Mapping[str, str]
 ) -> list[dict]:
     """Kind ``tools``: decode, validate, encode, with the depth limit (``payload.too_deep``) checked
     in the same walk as the schemas when the decoder does not walk them itself
-    (``dialects.SCHEMA_WALKING_DECODERS``).
+    (``Dialect.decode_walks_schemas``).
 
     The fast way: the decoder (which only reads the tool objects' own members), ``validate_tools(fast=
     True)`` (each schema checked, copied when the encoder would copy it, and its depth bounded in one
@@ -104,13 +106,13 @@ def translate_tools(
     wrong with it, as when the depth is checked first); anything the fast walk does not settle (a
     problem in a schema, unusual Python types) goes the exact way: depth first, then the checks that
     name the problem."""
-    decoder, encoder = CODECS[source], CODECS[target]
+    decoder, encoder, rules = source.tools, target.tools, target.rules
     copies = encoder.copies_schemas(profile)
-    if source not in SCHEMA_WALKING_DECODERS:
+    if not source.decode_walks_schemas:
         refusal: TranslationError | None = None
         try:
-            tools = for_target(decoder.decode_tools(payload, profile), target, profile)
-            validate_tools(tools, target, profile, copies=copies, fast=True)
+            tools = for_target(decoder.decode_tools(payload, profile), rules, profile)
+            validate_tools(tools, rules, profile, copies=copies, fast=True)
             skipped = [  # (a wrapped custom tool's parameters are the reference's own, in no payload)
                 tool.params_origin.base for tool in tools
                 if tool.parameters is not MISSING and tool.params_origin is not NO_ORIGIN
@@ -127,6 +129,6 @@ def translate_tools(
             check_depth(payload)
             raise refusal
     check_depth(payload)
-    tools = for_target(decoder.decode_tools(payload, profile), target, profile)
-    validate_tools(tools, target, profile, copies=copies)
+    tools = for_target(decoder.decode_tools(payload, profile), rules, profile)
+    validate_tools(tools, rules, profile, copies=copies)
     return encoder.encode_tools(tools, profile)

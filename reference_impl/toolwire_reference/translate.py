@@ -1,10 +1,11 @@
 """Hub and spoke: decode the source dialect to the canonical model, validate once, encode the target.
 
-Kinds ``tools`` and ``tool_choice`` use the codecs of ``dialects/<dialect>.py``; ``request`` uses
-``dialects/<dialect>_request.py`` (``decode_request`` / ``encode_request``, with the conversation
-reconciled in between: ``messages.reconcile``) and ``response`` ``dialects/<dialect>_response.py``
-(``decode_response`` / ``encode_response``). Kind ``text`` (source dialect ``text`` only, decode-only)
-goes through ``text/``: the scanner finds the calls in the text, ``text.encode`` writes the target.
+The dialects are the registry's (``registry.DIALECTS``), each a package ``dialects/<name>/``. Kinds ``tools``
+and ``tool_choice`` use its ``tools`` codec; ``request`` its ``request`` codec (``decode_request`` /
+``encode_request``, with the conversation reconciled in between: ``messages.reconcile``) and ``response``
+its ``response`` codec (``decode_response`` / ``encode_response``); ``stream`` goes through
+``transcode``. Kind ``text`` (source dialect ``text`` only, decode-only) goes through ``text/``: the
+scanner finds the calls in the text, the target's ``response.encode_text`` writes them.
 
 Unknown kinds, dialects, profile keys or values raise ``ValueError`` (a caller's mistake, which the
 harness never makes); every problem with the payload raises ``TranslationError``. A payload nesting
@@ -13,25 +14,17 @@ deeper than ``_json.MAX_DEPTH`` is refused (``payload.too_deep``) before anythin
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
-from functools import cache
-from types import ModuleType
 from typing import Any
 
 from ._json import check_depth
-from .dialects import CODECS
 from .messages import reconcile
 from .profiles import resolve_profile
+from .registry import BY_NAME, lookup
 from .rules import KINDS
 from .text import translate_text
 from .tools import translate_tools, validate_choice
-
-
-@cache
-def codec(dialect: str, kind: str) -> ModuleType:
-    """The module of ``dialect``'s codec for ``kind`` (``request`` or ``response``), imported once."""
-    return importlib.import_module(f".dialects.{dialect.replace('-', '_')}_{kind}", __package__)
+from .transcode import translate_stream
 
 
 def translate(
@@ -46,19 +39,14 @@ def translate(
         raise ValueError(f"unknown kind {kind!r}; kinds: {', '.join(KINDS)}")
     # a stream is checked event by event (streams.base.Decoder.feed); tools (between known dialects, and
     # a valid profile) in the walk over their schemas (tools.translate_tools)
-    if kind != "stream" and (kind != "tools" or source not in CODECS or target not in CODECS):
+    if kind != "stream" and (kind != "tools" or source not in BY_NAME or target not in BY_NAME):
         check_depth(payload)
     if kind == "text" or source == "text":  # decode-only: text -> every target (text/)
         if (kind, source) != ("text", "text"):
             raise ValueError(f"kind 'text' goes with source dialect 'text' only: {kind!r} from {source!r}")
         return translate_text(payload, target, resolve_profile(profile))
-    if source not in CODECS or target not in CODECS:
-        for role, dialect in (("source", source), ("target", target)):
-            if dialect not in CODECS:
-                raise ValueError(f"unknown {role} dialect {dialect!r}; dialects: {', '.join(CODECS)}")
+    decoder, encoder = lookup(source, "source"), lookup(target, "target")
     if kind == "stream":  # the whole event list at once; translate_stream is the lazy form
-        from .streams import translate_stream
-
         return list(translate_stream(payload, source=source, target=target, profile=profile))
     try:
         resolved = resolve_profile(profile)
@@ -67,15 +55,14 @@ def translate(
             check_depth(payload)  # as for every other kind, the depth comes first
         raise
     if kind == "request":
-        request = codec(source, kind).decode_request(payload, resolved)
+        request = decoder.request.decode_request(payload, resolved)
         reconcile(request, resolved)
-        return codec(target, kind).encode_request(request, resolved)
+        return encoder.request.encode_request(request, resolved)
     if kind == "response":
-        response = codec(source, kind).decode_response(payload, resolved)
-        return codec(target, kind).encode_response(response, resolved)
+        response = decoder.response.decode_response(payload, resolved)
+        return encoder.response.encode_response(response, resolved)
     if kind == "tools":
-        return translate_tools(payload, source, target, resolved)
-    decoder, encoder = CODECS[source], CODECS[target]
-    choice = decoder.decode_tool_choice(payload, resolved)
-    validate_choice(choice, target)
-    return encoder.encode_tool_choice(choice, resolved)
+        return translate_tools(payload, decoder, encoder, resolved)
+    choice = decoder.tools.decode_tool_choice(payload, resolved)
+    validate_choice(choice, encoder.rules)
+    return encoder.tools.encode_tool_choice(choice, resolved)

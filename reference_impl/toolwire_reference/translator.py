@@ -6,15 +6,15 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .rules import KIND_PAIRS, KINDS, PROFILE_VALUES
+from .transcode import translate_stream
 from .translate import translate
+from .version import __version__
 
 
 class Translator:
     """toolwire's reference translator, for ``toolwire run --adapter reference``."""
 
     def capabilities(self) -> dict:
-        from . import __version__
-
         return {
             "name": "toolwire-reference",
             "version": __version__,
@@ -33,6 +33,4 @@ class Translator:
         self, source: str, target: str, events: Iterable[Any], profile: Mapping[str, str] | None
     ):
         """A lazy iterator of output events (``toolwire_reference.translate_stream``)."""
-        from .streams import translate_stream
-
         return translate_stream(events, source=source, target=target, profile=profile)

@@ -4,12 +4,13 @@ Data flows one way: corpus → adapter → judge → results → report. Each pa
 only the parts listed after it and the foundation (``tests/harness/test_import_graph.py`` checks it;
 docs/architecture.md says more):
 
-- foundation (``paths``, ``jsonvalue``, ``protocol``, ``endpoints``): where the corpus lives, JSON values,
-  the Translator protocol, the providers' HTTP paths; imports no part.
+- foundation (``paths``, ``jsonvalue``, ``protocol``, ``descriptors``, ``endpoints``): where the corpus
+  lives, JSON values, the Translator protocol, the dialect descriptors and the providers' HTTP paths read
+  from them; imports no part.
 - ``streams/``: SSE framing, stream payloads, each dialect's grammar and accumulator side by side
   (``streams/<dialect>/``), re-chunking, the incrementality measure; imports the foundation only.
 - ``corpus/``: loading the corpus and its checks, lint, matchers, equivalent spellings, wire schemas,
-  descriptors, projections, declared capabilities, the variant checks; may import ``streams``.
+  projections, declared capabilities, the variant checks; may import ``streams``.
 - ``peers/``: the bundled adapters for other Python libraries; may import ``streams``.
 - ``adapters/``: calling an implementation in-process (``python:``), as a process (``cmd:``) or as a proxy
   (``http:``, with its mock upstream); may import ``corpus``, ``peers``, ``streams``.
@@ -19,9 +20,9 @@ docs/architecture.md says more):
 - ``reports/``: Markdown, HTML matrix, badges, bugs, diffs, scoring, from results files; may import
   ``results``, ``corpus``.
 - the top (``runner``, ``plugin``, ``testing``, ``cli``, ``expectations``, ``selection``, ``reproducible``,
-  ``init_cmd``, ``serve``, ``translate_cmd``): the run, the pytest plugin and the commands; may import
-  any part. No module imports ``toolwire_reference`` (the ``reference`` adapter names it as a string),
-  except ``serve`` and ``translate_cmd``, the reference's own tools, which are to move into it.
+  ``init_cmd``): the run, the pytest plugin and the commands; may import any part. No module imports
+  ``toolwire_reference``: the ``reference`` adapter names it as a string, and so does the CLI for the
+  reference's own tools (``toolwire serve``, ``toolwire translate``: ``toolwire_reference.serve``, ``.cli``).
 """
 
 __version__ = "0.1.0"

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 __all__ = ["build_parser", "main", "run"]
 
-#: subcommands implemented elsewhere: name -> (module, one-line help)
+#: subcommands implemented elsewhere: name -> (module, one-line help); ``translate`` and ``serve`` are the
+#: reference translator's own tools, named as strings like the ``reference`` adapter names the reference
 DELEGATED = {
     "lint": (
         "toolwire.corpus.lint",
@@ -32,9 +33,9 @@ DELEGATED = {
         "toolwire.reports.cmd",
         "Markdown report of a results.jsonl file; 'report combine' (HTML matrix, badges), 'report diff'",
     ),
-    "translate": ("toolwire.translate_cmd", "translate one payload with the reference translator"),
+    "translate": ("toolwire_reference.cli", "translate one payload with the reference translator"),
     "expectations": ("toolwire.expectations", "known-failure files: update one from a run, or check one"),
-    "serve": ("toolwire.serve", "a translating HTTP proxy between two provider dialects"),
+    "serve": ("toolwire_reference.serve", "a translating HTTP proxy between two provider dialects"),
     "init": (
         "toolwire.init_cmd",
         "start testing a translator: an adapter to fill in, a known-failures file, a pytest suite, a CI job",
@@ -312,7 +313,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
-            if exc.name != module_name:
+            if exc.name is None or not (module_name + ".").startswith(exc.name + "."):
                 raise
             print(f"toolwire: '{args_list[0]}' is not available ({module_name} is missing)", file=sys.stderr)
             return 2

@@ -11,15 +11,20 @@ from pathlib import Path
 
 import pytest
 import toolwire
+from toolwire import cli
 
 ROOT = Path(toolwire.__file__).parent
 
-#: the reference's proxy and command, which still live in the harness (the CLI dispatches to them)
-REFERENCE_TOOLS = {"toolwire.serve", "toolwire.translate_cmd"}
-
 #: the foundation every part may import: the package itself, paths, JSON values, the Translator protocol,
-#: the providers' endpoints
-FOUNDATION = {"toolwire", "toolwire.paths", "toolwire.jsonvalue", "toolwire.protocol", "toolwire.endpoints"}
+#: the dialect descriptors and the providers' endpoints read from them
+FOUNDATION = {
+    "toolwire",
+    "toolwire.paths",
+    "toolwire.jsonvalue",
+    "toolwire.protocol",
+    "toolwire.descriptors",
+    "toolwire.endpoints",
+}
 #: each part (a subpackage) and the parts it may import besides itself and the foundation; a module at
 #: the top (the runner, the pytest plugin, the CLI and its commands) may import any part
 MAY_IMPORT: dict[str, set[str]] = {
@@ -135,7 +140,21 @@ def test_no_harness_module_imports_the_reference() -> None:
     offenders = sorted(
         module
         for module in modules()
-        if module not in REFERENCE_TOOLS
-        and any(name.split(".")[0] == "toolwire_reference" for name in imports(module))
+        if any(name.split(".")[0] == "toolwire_reference" for name in imports(module))
     )
     assert offenders == [], f"harness modules importing toolwire_reference: {offenders}"
+
+
+@pytest.mark.parametrize("command", ["translate", "serve"])
+def test_the_reference_tools_say_so_when_the_reference_is_missing(
+    command: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `toolwire translate` and `toolwire serve` are the reference's; the CLI names their module as a string
+    module = cli.DELEGATED[command][0]
+
+    def not_installed(name: str) -> None:
+        raise ModuleNotFoundError(f"No module named {name.split('.')[0]!r}", name=name.split(".")[0])
+
+    monkeypatch.setattr(cli.importlib, "import_module", not_installed)
+    assert cli.main([command, "--help"]) == 2
+    assert f"toolwire: '{command}' is not available ({module} is missing)" in capsys.readouterr().err

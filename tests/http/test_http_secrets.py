@@ -227,7 +227,7 @@ def test_a_proxy_that_stops_accepting_connections_is_restarted(tmp_path: Path) -
 
 
 def test_a_done_after_a_responses_stream_changes_nothing_a_client_accumulates() -> None:
-    from toolwire.corpus.descriptors import descriptor
+    from toolwire.descriptors import descriptor
     from toolwire.streams.dialects import accumulate
 
     events = descriptor("openai-responses")["minimal_reply"]["stream"]

@@ -304,8 +304,8 @@ def test_an_unsupported_member_names_itself_and_the_profile_that_accepts_it(tmp_
 
 
 def test_an_unsupported_member_no_profile_accepts_says_where_it_could_be_supported(monkeypatch) -> None:
-    from toolwire import serve as serve_module
     from toolwire_reference import TranslationError
+    from toolwire_reference import serve as serve_module
 
     error = TranslationError("request.unsupported_field", "the anthropic member `x` has no equivalent", "/x")
 
@@ -316,12 +316,12 @@ def test_an_unsupported_member_no_profile_accepts_says_where_it_could_be_support
     hint = serve_module.unsupported_hint(error, {"x": 1}, "anthropic", "gemini", {"unsupported": "error"})
     assert "request member /x, anthropic to gemini" in hint
     assert "No translation profile accepts it" in hint
-    assert "reference_impl/toolwire_reference/dialects/anthropic_request.py" in hint
+    assert "reference_impl/toolwire_reference/dialects/anthropic/request.py" in hint
 
 
 def test_a_bug_of_the_proxy_is_a_500_in_the_clients_shape_with_its_traceback(monkeypatch, caplog) -> None:
     from aiohttp import web
-    from toolwire import serve as serve_module
+    from toolwire_reference import serve as serve_module
 
     def broken(*args, **kwargs):
         raise KeyError("choices")

@@ -13,8 +13,8 @@ from protocol_support import REPO
 from toolwire.corpus import load_corpus
 from toolwire.corpus.wire import validate_file
 from toolwire.streams.payload import stream_events
+from toolwire_reference import translate_stream
 from toolwire_reference.harness import Session, main
-from toolwire_reference.streams import translate_stream
 
 SCHEMAS = REPO / "schemas" / "protocol"
 DOC = REPO / "docs" / "protocol.md"

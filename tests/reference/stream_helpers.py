@@ -13,7 +13,7 @@ from typing import Any
 import stream_captures
 from toolwire.streams.dialects import accumulate
 from toolwire_reference.profiles import resolve_profile
-from toolwire_reference.translate import codec
+from toolwire_reference.registry import BY_NAME
 
 DIALECTS = ("canonical", "openai-chat", "openai-responses", "anthropic", "gemini")
 # The real streams: the loader the harness's stream tests use too (tests/support/stream_captures.py).
@@ -23,10 +23,10 @@ capture_streams = stream_captures.streams
 def expected(events: list, source: str, target: str, profile: dict | None = None) -> Any:
     """The `response` kind applied to the accumulated source stream (thinking dropped unless kept)."""
     resolved = resolve_profile(profile)
-    canonical = codec(source, "response").decode_response(accumulate(events, source), resolved)
+    canonical = BY_NAME[source].response.decode_response(accumulate(events, source), resolved)
     if resolved["stream.thinking"] == "drop" or target == "openai-chat":
         canonical["content"] = [p for p in canonical["content"] if p["type"] != "thinking"]
-    return normalise(codec(target, "response").encode_response(canonical, resolved), target)
+    return normalise(BY_NAME[target].response.encode_response(canonical, resolved), target)
 
 
 def _arguments(text: str) -> str:

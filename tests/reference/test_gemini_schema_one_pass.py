@@ -5,7 +5,7 @@ import copy
 
 import pytest
 from ref_helpers import obj, refusal, run, tool
-from toolwire_reference.schema.gemini import to_gemini_schema
+from toolwire_reference.dialects.gemini.schema import to_gemini_schema
 
 
 def params_of(params, **profile):

@@ -9,18 +9,18 @@ import pytest
 import toolwire_reference
 from ref_helpers import obj, run
 from toolwire_reference import TranslationError, Translator, translate
+from toolwire_reference.dialects.gemini.rules import FORMATS as GEMINI_FORMATS
+from toolwire_reference.dialects.gemini.rules import KEPT_KEYWORDS as GEMINI_KEPT_KEYWORDS
+from toolwire_reference.dialects.gemini.rules import REMOVED_KEYWORDS as GEMINI_REMOVED_KEYWORDS
+from toolwire_reference.dialects.gemini.rules import UNSUPPORTED_KEYWORDS as GEMINI_UNSUPPORTED_KEYWORDS
+from toolwire_reference.registry import BY_NAME
+from toolwire_reference.registry import NAMES as DIALECTS
 from toolwire_reference.rules import (
-    DIALECTS,
-    GEMINI_FORMATS,
-    GEMINI_KEPT_KEYWORDS,
-    GEMINI_REMOVED_KEYWORDS,
-    GEMINI_UNSUPPORTED_KEYWORDS,
     OPENAI_STRICT_FORMATS,
     OPENAI_STRICT_LIMITS,
     OPENAI_STRICT_UNSUPPORTED,
     PROFILE_DEFAULTS,
     PROFILE_VALUES,
-    TOOL_NAME_PATTERNS,
 )
 
 CORPUS = pathlib.Path(__file__).resolve().parents[2] / "corpus"
@@ -71,7 +71,17 @@ def _descriptor(dialect):
 
 @pytest.mark.parametrize("dialect", DIALECTS)
 def test_name_rules_match_dialect_descriptors(dialect):
-    assert _descriptor(dialect)["tool_name"]["pattern"] == TOOL_NAME_PATTERNS[dialect]
+    assert _descriptor(dialect)["tool_name"]["pattern"] == BY_NAME[dialect].rules.tool_name_pattern
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_endpoints_and_call_id_prefixes_match_dialect_descriptors(dialect):
+    """A provider dialect's path is its descriptor's `request.endpoint` (after the method); canonical has
+    none."""
+    rules, desc = BY_NAME[dialect].rules, _descriptor(dialect)
+    endpoint = desc["request"].get("endpoint") if "http_errors" in desc else None
+    assert rules.endpoint == (endpoint.split()[1] if endpoint else None)
+    assert rules.call_id_prefix == desc["call_id_prefix"]
 
 
 @pytest.mark.parametrize("dialect", ["openai-chat", "openai-responses"])
@@ -222,6 +232,6 @@ def test_no_description_means_no_member():
 
 
 def test_name_patterns_are_anchored():
-    for pattern in TOOL_NAME_PATTERNS.values():
+    for pattern in (d.rules.tool_name_pattern for d in BY_NAME.values()):
         assert pattern.startswith("^") and pattern.endswith("$")
         assert re.compile(pattern)

@@ -24,7 +24,8 @@ from hypothesis import strategies as st  # noqa: E402
 from toolwire.corpus import wire  # noqa: E402
 from toolwire.corpus.stream_wire import stream_wire_errors  # noqa: E402
 from toolwire_reference import TranslationError, translate  # noqa: E402
-from toolwire_reference.rules import DIALECTS, KINDS, PROFILE_VALUES  # noqa: E402
+from toolwire_reference.registry import NAMES as DIALECTS  # noqa: E402
+from toolwire_reference.rules import KINDS, PROFILE_VALUES  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CODES = frozenset(json.loads((ROOT / "corpus" / "errors.json").read_text(encoding="utf-8")))

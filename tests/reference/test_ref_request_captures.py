@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from captures import CAPTURES
 from toolwire_reference import TranslationError, translate
-from toolwire_reference.rules import DIALECTS
+from toolwire_reference.registry import NAMES as DIALECTS
 
 PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini")
 FILES = sorted((d, path) for d in PROVIDERS for path in (CAPTURES / d).glob("*.request*.json"))

@@ -6,7 +6,7 @@ import json
 import pytest
 from captures import CAPTURES
 from ref_helpers import run
-from toolwire_reference.rules import DIALECTS
+from toolwire_reference.registry import NAMES as DIALECTS
 
 PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini")
 EXTRA = {

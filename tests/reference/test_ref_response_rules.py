@@ -8,14 +8,13 @@ import pytest
 from toolwire_reference import TranslationError, translate
 from toolwire_reference.calls import (
     CANONICAL_STOP_REASONS,
-    STOP_REASONS_IN,
-    STOP_REASONS_OUT,
     IdGenerator,
     arguments_to_object,
     arguments_to_text,
     encode_call_id,
 )
-from toolwire_reference.rules import DIALECTS
+from toolwire_reference.registry import BY_NAME
+from toolwire_reference.registry import NAMES as DIALECTS
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini")
@@ -126,22 +125,22 @@ def _descriptor_values(dialect):
 
 @pytest.mark.parametrize("dialect", ("openai-chat", "anthropic", "gemini"))
 def test_every_descriptor_stop_value_is_in_the_decode_table(dialect):
-    assert set(_descriptor_values(dialect)) == set(STOP_REASONS_IN[dialect])
+    assert set(_descriptor_values(dialect)) == set(BY_NAME[dialect].rules.stop_reasons_in)
 
 
 def test_every_responses_status_is_in_the_decode_table():
     statuses = set(_descriptor_values("openai-responses"))
-    keys = {key.split("/")[0] for key in STOP_REASONS_IN["openai-responses"]}
+    keys = {key.split("/")[0] for key in BY_NAME["openai-responses"].rules.stop_reasons_in}
     assert statuses == keys
     for reason in ("max_output_tokens", "content_filter"):
-        assert f"incomplete/{reason}" in STOP_REASONS_IN["openai-responses"]
+        assert f"incomplete/{reason}" in BY_NAME["openai-responses"].rules.stop_reasons_in
 
 
 @pytest.mark.parametrize("dialect", PROVIDERS)
 def test_every_canonical_stop_reason_encodes_to_a_provider_value(dialect):
-    assert set(STOP_REASONS_OUT[dialect]) == set(CANONICAL_STOP_REASONS)
+    assert set(BY_NAME[dialect].rules.stop_reasons_out) == set(CANONICAL_STOP_REASONS)
     values = set(_descriptor_values(dialect))
-    for value in STOP_REASONS_OUT[dialect].values():
+    for value in BY_NAME[dialect].rules.stop_reasons_out.values():
         assert value.split("/")[0] in values
 
 
@@ -252,7 +251,7 @@ def _provider_stop(out, dialect):
 @pytest.mark.parametrize("stop_reason", CANONICAL_STOP_REASONS)
 def test_every_canonical_stop_reason_encodes(stop_reason, dialect):
     out = tr(canonical(_tool_content(stop_reason), stop_reason), "canonical", dialect)
-    expected = STOP_REASONS_OUT[dialect][stop_reason]
+    expected = BY_NAME[dialect].rules.stop_reasons_out[stop_reason]
     if dialect == "openai-chat" and stop_reason == "refusal":
         expected = "stop"
     assert _provider_stop(out, dialect) == expected
@@ -264,7 +263,7 @@ def test_every_canonical_stop_reason_encodes(stop_reason, dialect):
 
 @pytest.mark.parametrize("stop_reason", CANONICAL_STOP_REASONS)
 def test_anthropic_round_trip_of_its_own_reasons(stop_reason):
-    body = anthropic_body(STOP_REASONS_OUT["anthropic"][stop_reason])
+    body = anthropic_body(BY_NAME["anthropic"].rules.stop_reasons_out[stop_reason])
     assert (
         tr(tr(body, "anthropic", "canonical"), "canonical", "anthropic")["stop_reason"] == body["stop_reason"]
     )
@@ -518,8 +517,8 @@ def test_helpers():
     gen = IdGenerator(["call_2"])
     first, second = gen.new(), gen.new()
     assert (first, second) == ("call_1", "call_3")
-    assert encode_call_id(second, "anthropic", {"ids.prefix": "keep"}) == "toolu_3"
-    assert encode_call_id("call_9", "anthropic", {"ids.prefix": "keep"}) == "call_9"
+    assert encode_call_id(second, BY_NAME["anthropic"].rules, {"ids.prefix": "keep"}) == "toolu_3"
+    assert encode_call_id("call_9", BY_NAME["anthropic"].rules, {"ids.prefix": "keep"}) == "call_9"
 
 
 # ---- content -------------------------------------------------------------------------------------

@@ -9,7 +9,8 @@ import pytest
 from ref_helpers import obj
 from toolwire_reference import TranslationError, translate
 from toolwire_reference._json import MAX_DEPTH
-from toolwire_reference.rules import DIALECTS, PROFILE_VALUES
+from toolwire_reference.registry import NAMES as DIALECTS
+from toolwire_reference.rules import PROFILE_VALUES
 
 CASES = pathlib.Path(__file__).resolve().parents[2] / "corpus" / "cases"
 WEIRD = [

@@ -11,7 +11,7 @@ import pytest
 from stream_helpers import DIALECTS, accumulated, capture_streams
 from toolwire.streams.dialects import accumulate, check_stream
 from toolwire_reference import TranslationError, Translator, translate_stream
-from toolwire_reference.streams.gemini import PartialArgsWriter
+from toolwire_reference.dialects.gemini.stream import PartialArgsWriter
 from toolwire_reference.streams.sse import format_event, read_sse
 
 STREAMS = capture_streams()

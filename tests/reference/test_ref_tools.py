@@ -2,7 +2,7 @@
 
 import pytest
 from ref_helpers import obj, refusal, run, tool
-from toolwire_reference.rules import DIALECTS
+from toolwire_reference.registry import NAMES as DIALECTS
 
 SCHEMA = obj({"city": {"type": "string"}}, ["city"])
 

@@ -1,20 +1,4 @@
-"""One codec module per dialect; each has decode_tools/encode_tools/decode_tool_choice/encode_tool_choice."""
-
-from __future__ import annotations
-
-from types import ModuleType
-
-from . import anthropic, canonical, gemini, openai_chat, openai_responses
-
-CODECS: dict[str, ModuleType] = {
-    "canonical": canonical,
-    "openai-chat": openai_chat,
-    "openai-responses": openai_responses,
-    "anthropic": anthropic,
-    "gemini": gemini,
-}
-#: the dialects whose ``decode_tools`` walks the schemas it reads (``DECODE_WALKS_SCHEMAS``): the payload's
-#: depth is checked before decoding them (``tools.translate_tools``)
-SCHEMA_WALKING_DECODERS = frozenset(
-    name for name, module in CODECS.items() if getattr(module, "DECODE_WALKS_SCHEMAS", False)
-)
+"""One package per dialect (``canonical``, ``openai_chat``, ``openai_responses``, ``anthropic``,
+``gemini``; collected by ``toolwire_reference.registry``), and what their codecs share: ``common.py`` (tool
+lists and function objects), ``openai_common.py`` (the two OpenAI dialects' tools, tool choice and call
+bodies) and ``response_common.py`` (reading and writing responses)."""

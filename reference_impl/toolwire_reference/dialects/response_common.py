@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._json import MISSING, json_type
-from ..calls import response_invalid
+from ..calls import response_invalid, set_arguments
 from ..custom import FreeInput
 from ..errors import Segments, fail, pointer
 from ..profiles import degrading
@@ -154,8 +154,6 @@ def usage_numbers(canonical: Mapping[str, Any]) -> dict | None:
 
 def tool_call_part(call_id: str, name: str, args: Any, **extra: Any) -> dict:
     """A canonical tool_call part (``args`` from calls.arguments_to_object / read_arguments_object)."""
-    from ..calls import set_arguments
-
     part = {"type": "tool_call", "id": call_id, "name": name}
     set_arguments(part, args)
     for key, value in extra.items():
@@ -173,6 +171,13 @@ def custom_call_part(obj: dict, call_id: str, name: str, path: Segments, **extra
         if value is not MISSING:
             part[key] = value
     return part
+
+
+def text_response(parts: list[dict]) -> dict:
+    """The canonical response holding the parts of a text (kind ``text``): what each dialect's
+    ``encode_text`` encodes and takes its content from."""
+    calls = [p for p in parts if p["type"] == "tool_call"]
+    return {"content": parts, "stop_reason": "tool_use" if calls else "end_turn"}
 
 
 def has_tool_calls(content: list[dict]) -> bool:

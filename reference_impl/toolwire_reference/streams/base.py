@@ -26,10 +26,7 @@ from .._json import check_depth, json_type
 from ..calls import derived_id
 from ..custom import WRAP_PARAMETER, has_custom_tools, wrapping
 from ..errors import Segments, TranslationError, fail, pointer
-from ..rules import CUSTOM_STREAM_DIALECTS
-
-# Targets with a place for thinking (RULES.md "Thinking and signatures"); openai-chat has none.
-THINKING_TARGETS = ("canonical", "anthropic", "openai-responses", "gemini")
+from ..rules import DialectRules
 
 
 def truncated(dialect: str, missing: str) -> TranslationError:
@@ -284,10 +281,10 @@ class CustomCallGuard:
     under ``custom.tools=wrap`` (Anthropic, Gemini) the call of the function the tool became, its input
     streamed as the JSON text ``{"input": "…"}`` fragment by fragment."""
 
-    def __init__(self, target: str, decoder: Decoder, profile: Mapping[str, str]) -> None:
-        self.active = target not in CUSTOM_STREAM_DIALECTS
+    def __init__(self, target: DialectRules, decoder: Decoder, profile: Mapping[str, str]) -> None:
+        self.active = not target.custom_streams
         self.wrap = wrapping(profile) and not has_custom_tools(target)
-        self.target = target
+        self.target = target.name
         self.decoder = decoder
         self.wrapped: set[int] = set()  # open blocks of wrapped calls
 

@@ -1,4 +1,5 @@
-"""Kind ``text``: the canonical content parts of a text, written for each target dialect.
+"""Kind ``text``: the canonical content parts of a text, written for each target dialect by its
+``response.encode_text`` (found through the registry).
 
 | target | output |
 |---|---|
@@ -15,39 +16,17 @@ as the request encoder joins an assistant message's text parts), since a call st
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from typing import Any
 
-from ..calls import arguments_for_text, encode_call_id
+from ..registry import BY_NAME, NAMES
 
-TARGETS = ("canonical", "openai-chat", "openai-responses", "anthropic", "gemini")
+#: the dialects kind ``text`` writes: every dialect of the registry
+TARGETS = NAMES
 
 
 def encode_text_parts(parts: list[dict], target: str, profile: Mapping[str, str]) -> Any:
+    """``parts`` (a text's canonical content) in ``target``'s form."""
     if target not in TARGETS:
         raise ValueError(f"unknown target dialect {target!r} for kind 'text'; targets: {', '.join(TARGETS)}")
-    calls = [p for p in parts if p["type"] == "tool_call"]
-    if target == "openai-chat":
-        text = "\n\n".join(p["text"] for p in parts if p["type"] == "text")
-        message: dict = {"role": "assistant", "content": text if text or not calls else None}
-        if calls:
-            message["tool_calls"] = [
-                {
-                    "id": encode_call_id(p["id"], target, profile),
-                    "type": "function",
-                    "function": {"name": p["name"], "arguments": arguments_for_text(p)},
-                }
-                for p in calls
-            ]
-        return message
-    canonical = {"content": parts, "stop_reason": "tool_use" if calls else "end_turn"}
-    module = importlib.import_module(f"..dialects.{target.replace('-', '_')}_response", __package__)
-    response = module.encode_response(canonical, profile)
-    if target == "canonical":
-        return {"content": response["content"]}
-    if target == "anthropic":
-        return response["content"]
-    if target == "gemini":
-        return response["candidates"][0]["content"]["parts"]
-    return response["output"]
+    return BY_NAME[target].response.encode_text(parts, profile)

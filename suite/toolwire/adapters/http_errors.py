@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from ..corpus.descriptors import descriptor
+from ..descriptors import descriptor
 from ..jsonvalue import value_at
 
 __all__ = ["error_status"]

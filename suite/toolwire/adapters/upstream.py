@@ -11,7 +11,7 @@ import json
 import threading
 from typing import Any
 
-from ..corpus.descriptors import descriptor
+from ..descriptors import descriptor
 from ..endpoints import expected_path, is_dialect_path
 from .base import AdapterError
 from .delivery import delivery_writes, wait_until_read

@@ -1,5 +1,5 @@
 """The corpus: loading it and enumerating its checks (:mod:`.load`), linting it (:mod:`.lint`), and what the
-judge reads from it (matchers, equivalent spellings, wire schemas, dialect descriptors, projections,
+judge reads from it (matchers, equivalent spellings, wire schemas, projections,
 declared capabilities). ``toolwire.corpus.load_corpus`` and the other names of :mod:`.load` stay importable
 from here."""
 

@@ -1,0 +1,39 @@
+"""The anthropic dialect's rules as data (``RULES``; what each field means: ``rules.DialectRules``)."""
+
+from __future__ import annotations
+
+from ...rules import DialectRules
+
+RULES = DialectRules(
+    name="anthropic",
+    tool_name_pattern=r"^[a-zA-Z0-9_-]{1,64}$",
+    endpoint="/v1/messages",
+    call_id_prefix="toolu_",
+    stream_thinking=True,
+    request_ignorable=frozenset(("metadata", "service_tier", "cache_control")),
+    stop_reasons_in={
+        "end_turn": "end_turn",
+        "max_tokens": "max_tokens",
+        "stop_sequence": "stop_sequence",
+        "tool_use": "tool_use",
+        "pause_turn": "pause_turn",
+        "refusal": "refusal",
+        "model_context_window_exceeded": "context_window_exceeded",
+    },
+    stop_reasons_out={
+        "end_turn": "end_turn",
+        "max_tokens": "max_tokens",
+        "stop_sequence": "stop_sequence",
+        "tool_use": "tool_use",
+        "content_filter": "refusal",
+        "refusal": "refusal",
+        "pause_turn": "pause_turn",
+        "context_window_exceeded": "model_context_window_exceeded",
+        "malformed_tool_call": "end_turn",
+        "error": "end_turn",
+        "other": "end_turn",
+    },
+)
+
+# input_schema: keywords refused at the schema root, even next to `type: object`.
+ROOT_UNSUPPORTED = ("anyOf", "oneOf", "allOf")

@@ -1,0 +1,135 @@
+"""The gemini dialect's rules as data: ``RULES`` (what each field means: ``rules.DialectRules``), the
+``generationConfig`` members dropped silently, and the tables of ``schema.py`` / ``schema_decode.py`` (the
+OpenAPI 3.0 subset Gemini takes as ``parameters``)."""
+
+from __future__ import annotations
+
+from ...rules import TOOLS_OR_END, DialectRules
+
+RULES = DialectRules(
+    name="gemini",
+    tool_name_pattern=r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$",
+    endpoint="/v1beta/models/{model}:generateContent",
+    stream_thinking=True,
+    request_ignorable=frozenset(("safetySettings", "safety_settings", "labels")),
+    stop_reasons_in={
+        "FINISH_REASON_UNSPECIFIED": "other",
+        "STOP": TOOLS_OR_END,
+        "MAX_TOKENS": "max_tokens",
+        "SAFETY": "content_filter",
+        "RECITATION": "content_filter",
+        "LANGUAGE": "other",
+        "OTHER": "other",
+        "BLOCKLIST": "content_filter",
+        "PROHIBITED_CONTENT": "content_filter",
+        "SPII": "content_filter",
+        "MALFORMED_FUNCTION_CALL": "malformed_tool_call",
+        "IMAGE_SAFETY": "content_filter",
+        "UNEXPECTED_TOOL_CALL": "other",
+        "TOO_MANY_TOOL_CALLS": "other",
+        "IMAGE_PROHIBITED_CONTENT": "content_filter",
+        "NO_IMAGE": "other",
+        "IMAGE_RECITATION": "content_filter",
+        "IMAGE_OTHER": "other",
+    },
+    stop_reasons_out={
+        "end_turn": "STOP",
+        "max_tokens": "MAX_TOKENS",
+        "stop_sequence": "STOP",
+        "tool_use": "STOP",
+        "content_filter": "SAFETY",
+        "refusal": "SAFETY",
+        "pause_turn": "STOP",
+        "context_window_exceeded": "MAX_TOKENS",
+        "malformed_tool_call": "MALFORMED_FUNCTION_CALL",
+        "error": "OTHER",
+        "other": "OTHER",
+    },
+)
+
+# generationConfig members dropped silently.
+IGNORABLE_GENERATION = ("responseModalities", "response_modalities")
+
+# Gemini `parameters` (OpenAPI 3.0 subset).
+KEPT_KEYWORDS = frozenset(
+    {
+        "type",
+        "format",
+        "title",
+        "description",
+        "nullable",
+        "enum",
+        "items",
+        "minItems",
+        "maxItems",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minimum",
+        "maximum",
+        "properties",
+        "required",
+        "minProperties",
+        "maxProperties",
+        "propertyOrdering",
+        "anyOf",
+        "default",
+        "example",
+    }
+)
+# Removed silently (with every keyword JSON Schema does not define).
+REMOVED_KEYWORDS = (
+    "additionalProperties",
+    "$schema",
+    "$id",
+    "$comment",
+    "$anchor",
+    "strict",
+    "examples",
+    "readOnly",
+    "writeOnly",
+    "deprecated",
+    "contentEncoding",
+    "contentMediaType",
+)
+REWRITTEN_KEYWORDS = frozenset({"oneOf", "const"})  # turned into kept keywords
+UNSUPPORTED_KEYWORDS = (
+    "allOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "patternProperties",
+    "dependentRequired",
+    "dependentSchemas",
+    "uniqueItems",
+    "multipleOf",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "prefixItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "propertyNames",
+)
+FORMATS = {
+    "string": frozenset({"date-time", "enum"}),
+    "integer": frozenset({"int32", "int64"}),
+    "number": frozenset({"float", "double"}),
+}
+# Gemini accepts proto-JSON snake_case field names too; decoding maps them to the camelCase keywords.
+SCHEMA_ALIASES = {
+    "any_of": "anyOf",
+    "min_items": "minItems",
+    "max_items": "maxItems",
+    "min_length": "minLength",
+    "max_length": "maxLength",
+    "min_properties": "minProperties",
+    "max_properties": "maxProperties",
+    "property_ordering": "propertyOrdering",
+}
+INT64_KEYWORDS = frozenset(
+    {"minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties"}
+)

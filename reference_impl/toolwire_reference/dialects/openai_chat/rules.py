@@ -1,0 +1,46 @@
+"""The openai-chat dialect's rules as data (``RULES``; what each field means: ``rules.DialectRules``)."""
+
+from __future__ import annotations
+
+from ...rules import TOOLS_OR_END, DialectRules
+
+RULES = DialectRules(
+    name="openai-chat",
+    tool_name_pattern=r"^[a-zA-Z0-9_-]{1,64}$",
+    endpoint="/v1/chat/completions",
+    call_id_prefix="call_",
+    custom_tools=True,
+    request_ignorable=frozenset(
+        (
+            "metadata",
+            "user",
+            "store",
+            "stream_options",
+            "service_tier",
+            "safety_identifier",
+            "prompt_cache_key",
+            "prompt_cache_retention",
+        )
+    ),
+    request_default_values={"n": (1,), "logprobs": (False,), "top_logprobs": (0,)},
+    stop_reasons_in={
+        "stop": TOOLS_OR_END,
+        "length": "max_tokens",
+        "tool_calls": "tool_use",
+        "function_call": "tool_use",
+        "content_filter": "content_filter",
+    },
+    stop_reasons_out={
+        "end_turn": "stop",
+        "max_tokens": "length",
+        "stop_sequence": "stop",
+        "tool_use": "tool_calls",
+        "content_filter": "content_filter",
+        "refusal": "stop",  # with the text in `message.refusal` (OpenAI's refusal form)
+        "pause_turn": "stop",
+        "context_window_exceeded": "length",
+        "malformed_tool_call": "stop",
+        "error": "stop",
+        "other": "stop",
+    },
+)

@@ -1,0 +1,56 @@
+"""The openai-responses dialect's rules as data (``RULES``; what each field means: ``rules.DialectRules``)."""
+
+from __future__ import annotations
+
+from ...rules import TOOLS_OR_END, DialectRules
+
+RULES = DialectRules(
+    name="openai-responses",
+    tool_name_pattern=r"^[a-zA-Z0-9_-]{1,128}$",
+    endpoint="/v1/responses",
+    call_id_prefix="call_",
+    custom_tools=True,
+    custom_streams=True,
+    stream_thinking=True,
+    request_ignorable=frozenset(
+        (
+            "metadata",
+            "user",
+            "store",
+            "include",
+            "stream_options",
+            "service_tier",
+            "safety_identifier",
+            "prompt_cache_key",
+            "prompt_cache_retention",
+            "background",
+            "truncation",
+        )
+    ),
+    request_default_values={"top_logprobs": (0,)},
+    # `status` (+ `incomplete_details.reason` for "incomplete"); out: `status` or
+    # `status/incomplete_details.reason`
+    stop_reasons_in={
+        "completed": TOOLS_OR_END,
+        "incomplete": "other",
+        "incomplete/max_output_tokens": "max_tokens",
+        "incomplete/content_filter": "content_filter",
+        "failed": "error",
+        "cancelled": "other",
+        "in_progress": "other",
+        "queued": "other",
+    },
+    stop_reasons_out={
+        "end_turn": "completed",
+        "max_tokens": "incomplete/max_output_tokens",
+        "stop_sequence": "completed",
+        "tool_use": "completed",
+        "content_filter": "incomplete/content_filter",
+        "refusal": "completed",  # with `refusal` content parts
+        "pause_turn": "completed",
+        "context_window_exceeded": "incomplete/max_output_tokens",
+        "malformed_tool_call": "completed",
+        "error": "failed",
+        "other": "completed",
+    },
+)
