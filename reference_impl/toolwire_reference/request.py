@@ -226,9 +226,10 @@ def read_bool(obj: dict, key: str, base: Segments) -> Any:
 
 
 def read_stop(obj: dict, key: str, base: Segments, *, allow_string: bool) -> Any:
-    """Stop sequences as a list of strings (a lone string becomes a one-element list)."""
+    """Stop sequences as a list of strings (a lone string becomes a one-element list); an empty list
+    (no stop sequences: OpenAI Chat refuses it, ``minItems`` 1) is read as absent, like null."""
     value = obj.get(key)
-    if value is None:
+    if value is None or value == []:
         return MISSING
     if isinstance(value, str) and allow_string:
         return [value]

@@ -433,3 +433,59 @@ def test_a_request_without_a_message_is_refused_where_the_target_needs_one(sourc
     assert caught.value.code == "payload.invalid" and "requires at least one" in str(caught.value)
     # a system prompt is a message in OpenAI Chat; Responses takes an empty input
     assert translate("request", payload, source=source, target="openai-responses")["input"] == []
+
+
+# -- found by `make fuzz`: an accepted output must be valid for the target's wire schema ---------------------
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize(
+    ("parameters", "path"),
+    [
+        ({"type": "object", "properties": None, "required": ["city"]}, "/0/parameters/properties"),
+        ({"type": "object", "properties": {"city": None}}, "/0/parameters/properties/city"),
+        ({"type": "object", "properties": {"city": {"type": "string", "description": None}}},
+         "/0/parameters/properties/city/description"),
+        ({"type": "object", "anyOf": [{"type": "object"}, None]}, "/0/parameters/anyOf/1"),
+        ({"type": "object", "properties": {"city": {"type": "array", "items": None}}},
+         "/0/parameters/properties/city/items"),
+    ],
+)
+def test_a_null_schema_keyword_is_refused(target, parameters, path):
+    err = _refusal("tools", [{"name": "get_weather", "parameters": parameters}], "canonical", target)
+    assert (err.code, err.path) == ("schema.null_value", path)
+
+
+@pytest.mark.parametrize("target", ["canonical", "openai-chat", "openai-responses", "anthropic"])
+def test_null_values_of_values_stay(target):
+    unit = {"const": None, "default": None, "enum": [None, "c"]}
+    schema = {"type": "object", "properties": {"unit": unit}}
+    out = translate("tools", [{"name": "f", "parameters": schema}], source="canonical", target=target)
+    assert json.dumps(unit) in json.dumps(out)
+
+
+@pytest.mark.parametrize("name", ["", "first name", "a" * 65, "naïve"])
+def test_anthropic_refuses_property_names_it_does_not_take(name):
+    tools = [{"name": "f", "parameters": {"type": "object", "properties": {"ok": {}, name: {}}}}]
+    err = _refusal("tools", tools, "canonical", "anthropic")
+    assert (err.code, err.path) == ("schema.invalid_property_name", "/0/parameters/properties/" + name)
+    assert translate("tools", tools, source="canonical", target="openai-chat")  # (Anthropic's rule only)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_an_empty_stop_list_is_absent(target):
+    chat = {"model": "gpt-4o", "messages": [{"role": "user", "content": "Count to ten."}], "stop": []}
+    out = translate("request", chat, source="openai-chat", target=target)
+    assert not {"stop", "stop_sequences"} & set(out)
+    assert "stopSequences" not in out.get("generationConfig", {})
+
+
+def test_an_empty_turn_is_left_out_for_anthropic():
+    gemini = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "hi"}]},
+            {"role": "model", "parts": []},
+            {"role": "user", "parts": [{"text": "and?"}]},
+        ]
+    }
+    out = translate("request", gemini, source="gemini", target="anthropic")
+    assert [m["role"] for m in out["messages"]] == ["user", "user"]
+    assert all(m["content"] for m in out["messages"])

@@ -11,24 +11,62 @@ from ..rules import JSON_TYPES
 from .walk import LIST, MAP, SINGLE, SLOTS
 
 _TYPE, _REQUIRED, _ENUM, _STRING = "type", "required", "enum", "string"
-#: what each checked keyword's value must be; other keywords are not checked
+_NUMBER, _POSITIVE, _COUNT, _BOOL = "number", "positive", "count", "boolean"
+_ARRAY, _OBJECT = "array", "object"
+#: what each JSON Schema keyword's value must be (the 2020-12 meta-schema, which OpenAI and Anthropic check
+#: parameter schemas against, with the draft-07 names it keeps); other keywords are not checked. ``const``
+#: and ``default`` take any value.
 _ROLES = {
     **SLOTS,
+    **dict.fromkeys(("propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema"), SINGLE),
+    "dependentSchemas": MAP,
     "type": _TYPE,
     "required": _REQUIRED,
     "enum": _ENUM,
-    **dict.fromkeys(("title", "description", "pattern", "format", "$ref"), _STRING),
+    **dict.fromkeys(
+        (
+            "title", "description", "pattern", "format", "$ref", "$schema", "$id", "$anchor", "$dynamicRef",
+            "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor", "$comment", "contentEncoding",
+            "contentMediaType",
+        ),
+        _STRING,
+    ),
+    **dict.fromkeys(("maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"), _NUMBER),
+    "multipleOf": _POSITIVE,
+    **dict.fromkeys(
+        (
+            "maxLength", "minLength", "maxItems", "minItems", "maxContains", "minContains", "maxProperties",
+            "minProperties",
+        ),
+        _COUNT,
+    ),
+    **dict.fromkeys(("uniqueItems", "deprecated", "readOnly", "writeOnly"), _BOOL),
+    "examples": _ARRAY,
+    **dict.fromkeys(("$vocabulary", "dependentRequired", "dependencies"), _OBJECT),
 }
-_SCHEMA_CLASSES = frozenset({dict, bool, type(None)})  # what a subschema may be (null: see check_schema)
+#: how each role is named in a message about a value of the wrong shape
+_WANTS = {
+    _NUMBER: "a number",
+    _POSITIVE: "a number above 0",
+    _COUNT: "a non-negative integer",
+    _BOOL: "a boolean",
+    _ARRAY: "an array",
+    _OBJECT: "an object",
+    _STRING: "a string",
+}
+_SCHEMA_CLASSES = frozenset({dict, bool})  # what a subschema may be
 _STR_CLASS = frozenset({str})
+_NUMBERS = frozenset({int, float})
 
 
 def check_schema(schema: dict, *, copy: bool = False) -> dict | None:
     """Raise SchemaProblem for the first problem: root not ``type: object``, bad ``type``, bad shape.
 
-    Null values are left alone here: strict targets refuse them (``schema.null_value``), Gemini drops
-    them, the others pass them through. With ``copy``, returns a deep copy of the schema (what
-    ``copy_json`` gives) made in the same pass, for an encoder that would copy it unchanged.
+    A null where a checked keyword or a subschema belongs is refused (``schema.null_value``): JSON
+    Schema gives none of them a null form, and OpenAI and Anthropic validate parameter schemas against
+    its meta-schema. (A null ``const``, ``default`` or ``enum`` entry is a value, left alone.) With
+    ``copy``, returns a deep copy of the schema (what ``copy_json`` gives) made in the same pass, for an
+    encoder that would copy it unchanged.
     """
     if schema.get("type") != "object":
         raise SchemaProblem(
@@ -53,7 +91,7 @@ def _show(value: Any) -> str:
 
 
 def _is_schema(value: Any) -> bool:
-    return value is None or isinstance(value, (dict, bool))
+    return isinstance(value, (dict, bool))
 
 
 def _all_schemas(values: Collection[Any]) -> bool:
@@ -77,9 +115,15 @@ _VALID: dict[str, Callable[[Any], bool]] = {
     SINGLE: _is_schema,
     MAP: lambda v: isinstance(v, dict) and _all_schemas(v.values()),
     LIST: lambda v: isinstance(v, list) and _all_schemas(v),
-    _REQUIRED: lambda v: isinstance(v, list) and _all_strings(v),
+    _REQUIRED: lambda v: isinstance(v, list) and _all_strings(v) and len(set(v)) == len(v),
     _ENUM: lambda v: isinstance(v, list),
     _STRING: lambda v: isinstance(v, str),
+    _NUMBER: lambda v: type(v) in _NUMBERS,
+    _POSITIVE: lambda v: type(v) in _NUMBERS and v > 0,
+    _COUNT: lambda v: type(v) is int and v >= 0,
+    _BOOL: lambda v: type(v) is bool,
+    _ARRAY: lambda v: isinstance(v, list),
+    _OBJECT: lambda v: isinstance(v, dict),
 }
 
 
@@ -88,8 +132,10 @@ def _check_members(node: dict, rel: Segments) -> list[tuple[str, str, Any]] | No
     subschemas = None
     for key, value in node.items():
         role = _ROLES.get(key)
-        if role is None or value is None:
+        if role is None:
             continue
+        if value is None:
+            raise _null_value(f"`{key}` is null", rel + (key,))
         # the usual well-formed values are recognised inline; anything else goes through _VALID
         if role is _STRING:
             if type(value) is str:
@@ -137,8 +183,10 @@ def _check_copy(node: dict, rel: Segments) -> dict:
         role = _ROLES.get(key)
         if type(value) in _SCALAR_TYPES:
             out[key] = value
-            if role is None or value is None:
+            if role is None:
                 continue
+            if value is None:
+                raise _null_value(f"`{key}` is null", rel + (key,))
             # the usual well-formed values are recognised inline; anything else goes through _VALID
             if role is _STRING:
                 if type(value) is str:
@@ -169,7 +217,7 @@ def _check_copy(node: dict, rel: Segments) -> dict:
         if role is SINGLE:
             if isinstance(value, dict):
                 out[key] = _check_copy(value, rel + (key,))
-        elif role is MAP:  # checked: an object of schemas (objects, booleans, nulls)
+        elif role is MAP:  # checked: an object of schemas (objects, booleans)
             out[key] = {
                 name: _check_copy(sub, rel + (key, name)) if isinstance(sub, dict) else sub
                 for name, sub in value.items()
@@ -200,7 +248,9 @@ def fast_check(node: dict, room: int, copy: bool) -> dict | None:
 
 
 #: the scalar members the fast walk accepts as they are: (role, exact type), and (``type``, a JSON type name)
-_SCALAR_ROLES = frozenset({(_STRING, str), (SINGLE, bool)})
+_SCALAR_ROLES = frozenset(
+    {(_STRING, str), (SINGLE, bool), (_NUMBER, int), (_NUMBER, float), (_BOOL, bool)}
+)
 _TYPE_NAMES = frozenset((_TYPE, name) for name in JSON_TYPES)
 
 
@@ -213,7 +263,9 @@ def _fast_copy(node: dict, room: int) -> dict:
         role = _ROLES.get(key)
         if kind in _SCALAR_TYPES:
             out[key] = value
-            if role is None or value is None or (role, kind) in _SCALAR_ROLES or (role, value) in _TYPE_NAMES:
+            if role is None or (role, kind) in _SCALAR_ROLES or (role, value) in _TYPE_NAMES:
+                continue
+            if role is _COUNT and kind is int and value >= 0:
                 continue
             raise Unusual
         if room <= 0:
@@ -229,7 +281,7 @@ def _fast_copy(node: dict, room: int) -> dict:
                     if room <= 1:
                         raise Unusual
                     sub[name] = _fast_copy(item, room - 2)
-                elif item is None or type(item) is bool:
+                elif type(item) is bool:
                     sub[name] = item
                 else:
                     raise Unusual
@@ -246,7 +298,7 @@ def _fast_copy(node: dict, room: int) -> dict:
                     if room <= 1:
                         raise Unusual
                     items.append(_fast_copy(item, room - 2))
-                elif item is None or type(item) is bool:
+                elif type(item) is bool:
                     items.append(item)
                 else:
                     raise Unusual
@@ -259,14 +311,14 @@ def _fast_value(role: str, kind: type, value: Any, room: int) -> Any:
     """A copy of the container ``value`` of a ``type``, ``required`` or ``enum`` member (Unusual when
     it is not well-formed, or nests too deep)."""
     if role is _REQUIRED:
-        if kind is list and _STR_CLASS.issuperset(map(type, value)):
+        if kind is list and _STR_CLASS.issuperset(map(type, value)) and len(set(value)) == len(value):
             return list(value)
     elif role is _TYPE:
         if kind is list and value and _STR_CLASS.issuperset(map(type, value)) and JSON_TYPES.issuperset(
             value
         ):
             return list(value)
-    elif role is _ENUM and kind is list:
+    elif (role is _ENUM or role is _ARRAY) and kind is list or role is _OBJECT and kind is dict:
         return bounded_copy(value, room - 1)
     raise Unusual
 
@@ -277,7 +329,9 @@ def _fast(node: dict, room: int) -> None:
         kind = type(value)
         role = _ROLES.get(key)
         if kind in _SCALAR_TYPES:
-            if role is None or value is None or (role, kind) in _SCALAR_ROLES or (role, value) in _TYPE_NAMES:
+            if role is None or (role, kind) in _SCALAR_ROLES or (role, value) in _TYPE_NAMES:
+                continue
+            if role is _COUNT and kind is int and value >= 0:
                 continue
             raise Unusual
         if room <= 0:
@@ -292,7 +346,7 @@ def _fast(node: dict, room: int) -> None:
                     if room <= 1:
                         raise Unusual
                     _fast(item, room - 2)
-                elif item is not None and type(item) is not bool:
+                elif type(item) is not bool:
                     raise Unusual
         elif role is SINGLE:
             if kind is not dict:
@@ -355,21 +409,36 @@ def _problem(role: str, key: str, value: Any, at: Segments) -> SchemaProblem:
         if not isinstance(value, dict):
             return _bad_shape(f"`{key}` must be an object of schemas, not {json_type(value)}", at)
         name, sub = next((n, s) for n, s in value.items() if not _is_schema(s))
+        if sub is None:
+            return _null_value("a subschema is null", at + (name,))
         return _bad_shape(f"`{key}/{name}` must be a schema, not {json_type(sub)}", at + (name,))
     if role is LIST:
         if not isinstance(value, list):
             return _bad_shape(f"`{key}` must be an array of schemas, not {json_type(value)}", at)
         index, sub = next((i, s) for i, s in enumerate(value) if not _is_schema(s))
+        if sub is None:
+            return _null_value("a subschema is null", at + (index,))
         return _bad_shape(f"`{key}/{index}` must be a schema, not {json_type(sub)}", at + (index,))
     if role is _REQUIRED:
         if not isinstance(value, list):
             return _bad_shape(f"`required` must be an array of names, not {json_type(value)}", at)
-        index, name = next((i, n) for i, n in enumerate(value) if not isinstance(n, str))
+        index, name = next(((i, n) for i, n in enumerate(value) if not isinstance(n, str)), (None, None))
+        if index is None:
+            index = next(i for i, n in enumerate(value) if n in value[:i])
+            return _bad_shape(f"`required` names {value[index]!r} twice", at + (index,))
         return _bad_shape(f"`required` entries must be strings, not {json_type(name)}", at + (index,))
     if role is _ENUM:
         return _bad_shape(f"`enum` must be an array, not {json_type(value)}", at)
-    return _bad_shape(f"`{key}` must be a string, not {json_type(value)}", at)
+    return _bad_shape(f"`{key}` must be {_WANTS[role]}, not {_show_value(value)}", at)
+
+
+def _show_value(value: Any) -> str:
+    return repr(value) if type(value) in _NUMBERS else json_type(value)
 
 
 def _bad_shape(message: str, rel: Segments) -> SchemaProblem:
     return SchemaProblem("payload.invalid", message, rel)
+
+
+def _null_value(message: str, rel: Segments) -> SchemaProblem:
+    return SchemaProblem("schema.null_value", message, rel)

@@ -241,13 +241,13 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
             out["system"] = req.system[0]["text"]
         else:
             out["system"] = [{"type": "text", "text": part["text"]} for part in req.system]
-    out["messages"] = require_messages(
-        [
-            {"role": m["role"], "content": [b for p in m["content"] if (b := _encode_part(req, p, profile))]}
-            for m in req.messages
-        ],
-        NAME,
-    )
+    messages = [
+        {"role": m["role"], "content": [b for p in m["content"] if (b := _encode_part(req, p, profile))]}
+        for m in req.messages
+    ]
+    # Anthropic refuses a message with no content ("all messages must have non-empty content"): a message
+    # left empty (a source's empty turn, or only parts Anthropic does not take) is left out, as for Gemini
+    out["messages"] = require_messages([m for m in messages if m["content"]], NAME)
     tools = encode_tools(req, anthropic, RULES, profile)
     tools = hosted.with_entry(tools, hosted.anthropic_tool(req, profile))
     if tools is not MISSING:

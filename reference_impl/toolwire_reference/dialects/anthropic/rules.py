@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from ...rules import DialectRules
 
+#: what a top-level property key must match (corpus/dialects/anthropic.json ``parameter_name``; server:
+#: ``tools.N.custom.input_schema.properties: Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'``)
+PROPERTY_NAME_PATTERN = r"^[a-zA-Z0-9_.-]{1,64}$"
+
 RULES = DialectRules(
     name="anthropic",
     tool_name_pattern=r"^[a-zA-Z0-9_-]{1,64}$",

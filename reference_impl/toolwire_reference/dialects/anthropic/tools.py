@@ -3,13 +3,15 @@
 
 Hint members (``cache_control``, ``defer_loading``, ``input_examples``, ...) are dropped on decode.
 A missing ``input_schema`` is ``payload.invalid`` (Anthropic requires it). A root ``anyOf``, ``oneOf``
-or ``allOf`` is refused on encode (``schema.root_not_object``, under every profile).
+or ``allOf`` is refused on encode (``schema.root_not_object``, under every profile), and so is a top-level
+property key Anthropic does not take (``schema.invalid_property_name``).
 ``disable_parallel_tool_use`` on a ``none`` choice is dropped on encode (no call can happen, so nothing
 is lost).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from ..._json import MISSING, expect_object, invalid, json_type
@@ -18,11 +20,12 @@ from ...custom import without_custom_choice
 from ...errors import SchemaProblem, fail
 from ...model import Choice, Tool
 from ..common import head, read_function, schema_copy, tool_list
-from .rules import ROOT_UNSUPPORTED, RULES
+from .rules import PROPERTY_NAME_PATTERN, ROOT_UNSUPPORTED, RULES
 
 NAME = RULES.name
 EMPTY_INPUT_SCHEMA = {"type": "object", "properties": {}}
 _ROOT_UNSUPPORTED = frozenset(ROOT_UNSUPPORTED)
+_property_name = re.compile(PROPERTY_NAME_PATTERN).fullmatch
 
 
 def decode_tools(payload: object, profile: Mapping[str, str]) -> list[Tool]:
@@ -74,6 +77,9 @@ def encode_tools(tools: list[Tool], profile: Mapping[str, str]) -> list[dict]:
                     _reject_root_combinators(tool.parameters)
                 except SchemaProblem as problem:
                     raise tool.params_origin.error(problem) from None
+            properties = tool.parameters.get("properties")
+            if type(properties) is dict and not all(map(_property_name, properties)):
+                raise tool.params_origin.error(_bad_property_name(properties)) from None
             item["input_schema"] = schema_copy(tool)
         else:
             item["input_schema"] = dict(EMPTY_INPUT_SCHEMA, properties={})
@@ -81,6 +87,15 @@ def encode_tools(tools: list[Tool], profile: Mapping[str, str]) -> list[dict]:
             item["strict"] = tool.strict
         out.append(item)
     return out
+
+
+def _bad_property_name(properties: dict) -> SchemaProblem:
+    name = next(k for k in properties if not _property_name(k))
+    return SchemaProblem(
+        "schema.invalid_property_name",
+        f"Anthropic takes top-level property names matching {PROPERTY_NAME_PATTERN}, not {name!r}",
+        ("properties", name),
+    )
 
 
 def decode_tool_choice(payload: object, profile: Mapping[str, str]) -> Choice:
