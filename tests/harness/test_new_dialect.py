@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -17,7 +19,25 @@ from toolwire.new_dialect import main as new_dialect_main
 
 TOP = Path(__file__).resolve().parents[2]
 NAME, PACKAGE = "acme-chat", "acme_chat"
-DOCS = "https://docs.acme.example/api/chat"
+
+
+def readme_section() -> str:
+    """README.md's "Adding a provider" section."""
+    text = (TOP / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"^## Adding a provider\n(.*?)^## ", text, re.S | re.M)
+    assert found, "README.md has no 'Adding a provider' section"
+    return found.group(1)
+
+
+def readme_command() -> list[str]:
+    """The command the section shows (the tests below run it)."""
+    found = re.search(r"```sh\n(toolwire new-dialect .*)\n```", readme_section())
+    assert found, "README.md's 'Adding a provider' shows no `toolwire new-dialect` command"
+    return shlex.split(found.group(1))
+
+
+COMMAND = readme_command()
+DOCS = COMMAND[COMMAND.index("--docs") + 1]
 #: what a run in a checkout writes, from the top of the checkout
 WRITTEN = sorted(
     [
@@ -60,7 +80,8 @@ def scaffolded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """A copy of the checkout with ``acme-chat`` scaffolded in it, and what the command printed."""
     repo = copy_checkout(tmp_path_factory.mktemp("scaffolded"))
     before = files(repo)
-    result = python(repo, "-m", "toolwire.cli", "new-dialect", NAME, "--repo", str(repo), "--docs", DOCS)
+    assert COMMAND[:3] == ["toolwire", "new-dialect", NAME]
+    result = python(repo, "-m", "toolwire.cli", *COMMAND[1:], "--repo", str(repo))
     assert result.returncode == 0, result.stderr
     after = files(repo)
     assert sorted(set(after) - set(before)) == WRITTEN
@@ -186,6 +207,26 @@ def test_the_longest_name_keeps_lines_short() -> None:
     written = {**new_dialect.reference_package(name), **new_dialect.stream_package(name)}
     long = [(file, line) for file, text in written.items() for line in text.splitlines() if len(line) > 110]
     assert long == []
+
+
+def test_the_readme_names_what_the_checklist_names(scaffolded: tuple[Path, str]) -> None:
+    _, out = scaffolded
+    section = readme_section()
+    for needle in (
+        f"corpus/dialects/{NAME}.json",
+        f"schemas/wire/{NAME}/",
+        f"reference_impl/toolwire_reference/dialects/{PACKAGE}/",
+        f"suite/toolwire/streams/{PACKAGE}/",
+        f"corpus/captures/{NAME}/",
+        "reference_impl/toolwire_reference/registry.py",
+        "suite/toolwire/streams/dialects.py",
+        "corpus/RULES.md",
+        "corpus/features.json",
+        "docs/architecture.md",
+        "corpus/README.md",
+    ):
+        assert needle in section, needle
+        assert needle in out or needle in ("docs/architecture.md", "corpus/README.md"), needle
 
 
 def test_the_checklist_names_each_file_and_registration(scaffolded: tuple[Path, str]) -> None:
