@@ -756,6 +756,14 @@ def checklist(run: Plan) -> list[str]:
         f"Harness streams {streams}grammar.py and accumulate.py: the order of {name}'s events and the body "
         f"they accumulate to; register them in suite/toolwire/streams/dialects.py: add {package} to "
         f"`from . import …` and to _PACKAGES.",
+        "Shared tables that still name each dialect (until they move into the dialect's folder): "
+        "suite/toolwire/streams/rechunk.py `_DIALECTS` (get and put a fragment event: without a row, the "
+        f"re-chunked variants of {name}-source stream checks error), suite/toolwire/streams/payload.py "
+        "NAMED_EVENTS (SSE event names equal to data.type), suite/toolwire/streams/incremental.py SEQUENTIAL "
+        "and WHOLE_CALLS (blocks one at a time, calls only whole: else the incrementality measure expects "
+        "more of the target than it can do); served over HTTP: suite/toolwire/adapters/http.py "
+        "MINIMAL_REQUESTS and _client_headers, and reference_impl/toolwire_reference/serve.py error_body, "
+        "error_event and upstream_headers.",
         f"corpus/RULES.md: {name}'s rules in each section, where the other dialects have theirs (a "
         f"`### {name} target` under 'Tool definitions', rows in 'Tool choice', 'Stop reasons', 'Reading each "
         "dialect' and 'Writing each dialect' for streams), each with its source.",
