@@ -1,5 +1,6 @@
 """The shape of a dialect package: :class:`Dialect`, the one object each ``dialects/<name>/`` exports
-(``DIALECT``) and ``registry`` collects."""
+(``DIALECT``) and ``registry`` collects; :func:`not_written`, the refusal of a skeleton's codec
+(``toolwire new-dialect``)."""
 
 from __future__ import annotations
 
@@ -39,3 +40,11 @@ class Dialect:
     def decode_walks_schemas(self) -> bool:
         """Whether ``tools.decode_tools`` walks the schemas it reads (their depth is then checked before)."""
         return getattr(self.tools, "DECODE_WALKS_SCHEMAS", False)
+
+
+def not_written(module: str, function: str) -> NotImplementedError:
+    """The error a codec of a skeleton ``toolwire new-dialect`` wrote raises until it is written: it names
+    the function and its file, so a run against an unfinished dialect says what is missing (an errored
+    check), never a silent empty translation."""
+    path = "reference_impl/" + module.replace(".", "/") + ".py"
+    return NotImplementedError(f"{module}.{function} is not written yet: write it in {path}")

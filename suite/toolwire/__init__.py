@@ -20,9 +20,10 @@ docs/architecture.md says more):
 - ``reports/``: Markdown, HTML matrix, badges, bugs, diffs, scoring, from results files; may import
   ``results``, ``corpus``.
 - the top (``runner``, ``plugin``, ``testing``, ``cli``, ``expectations``, ``selection``, ``reproducible``,
-  ``init_cmd``): the run, the pytest plugin and the commands; may import any part. No module imports
-  ``toolwire_reference``: the ``reference`` adapter names it as a string, and so does the CLI for the
-  reference's own tools (``toolwire serve``, ``toolwire translate``: ``toolwire_reference.serve``, ``.cli``).
+  ``init_cmd``, ``new_dialect``): the run, the pytest plugin and the commands; may import any part. No
+  module imports ``toolwire_reference``: the ``reference`` adapter names it as a string, and so does the
+  CLI for the reference's own tools (``toolwire serve``, ``toolwire translate``:
+  ``toolwire_reference.serve``, ``.cli``).
 """
 
 __version__ = "0.1.0"

@@ -1,5 +1,5 @@
 """The ``toolwire`` command: ``run`` (this module); ``lint``, ``report``, ``translate``, ``expectations``,
-``serve`` and ``init`` (delegated)."""
+``serve``, ``init`` and ``new-dialect`` (delegated)."""
 
 from __future__ import annotations
 
@@ -39,6 +39,10 @@ DELEGATED = {
     "init": (
         "toolwire.init_cmd",
         "start testing a translator: an adapter to fill in, a known-failures file, a pytest suite, a CI job",
+    ),
+    "new-dialect": (
+        "toolwire.new_dialect",
+        "add a provider dialect: descriptor, wire schema stubs, skeletons, two example cases, the checklist",
     ),
 }
 
