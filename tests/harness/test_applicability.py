@@ -279,3 +279,37 @@ def test_declaring_a_thinking_policy_keeps_every_stream_check_without_thinking()
     # a check about thinking written for the default policy is skipped for a translator that keeps it
     about = [c for c in streams if "streams.thinking" in c.features and not c.when]
     assert about and all(applicable(c, keep, CORPUS.profiles) is not None for c in about)
+
+
+def test_declaring_an_error_flag_policy_keeps_every_request_check_without_an_error_result() -> None:
+    pair = {"request": [["anthropic", "openai-chat"]]}
+    drop = Declaring(pair, {"results.error-flag": ["drop"]}).capabilities()
+    default = Declaring(pair).capabilities()
+    requests = [
+        c for c in CORPUS.checks() if c.kind == "request" and [c.source, c.target] == pair["request"][0]
+    ]
+    others = [c for c in requests if "results.error-flag" not in c.features]
+    same = [applicable(c, drop, CORPUS.profiles) == applicable(c, default, CORPUS.profiles) for c in others]
+    assert others and all(same) and any(applicable(c, drop, CORPUS.profiles) is None for c in others)
+    # a check about the flag written for the default policy is skipped for a translator that drops it
+    about = [c for c in requests if c.when.get("results.error-flag", "text-prefix") == "text-prefix"
+             and "results.error-flag" in c.features]
+    assert about and all(applicable(c, drop, CORPUS.profiles) is not None for c in about)
+
+
+def test_every_request_case_with_an_error_result_names_the_error_flag_feature() -> None:
+    # the profile's `affects` reaches a request check only through this feature
+    def error_results(value: Any) -> bool:
+        if isinstance(value, dict):
+            flagged = value.get("is_error") is True or value.get("status") == "error"
+            return flagged or any(error_results(v) for v in value.values())
+        return isinstance(value, list) and any(error_results(v) for v in value)
+
+    missing = {
+        c.case.id
+        for c in CORPUS.checks()
+        if c.kind == "request"
+        and "results.error-flag" not in c.features
+        and error_results(c.case.source_payload)
+    }
+    assert not missing
