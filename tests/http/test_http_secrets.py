@@ -15,8 +15,15 @@ import pytest
 pytest.importorskip("aiohttp")
 
 from toolwire.adapters import load_adapter  # noqa: E402
+from toolwire.adapters.base import AdapterError  # noqa: E402
 from toolwire.adapters.delivery import delivery_writes  # noqa: E402
-from toolwire.adapters.upstream import LoopThread, MockUpstream, upstream_keys, without_path_model  # noqa: E402
+from toolwire.adapters.upstream import (  # noqa: E402
+    LoopThread,
+    MockUpstream,
+    upstream_keys,
+    usage_on_finish_chunk,
+    without_path_model,
+)
 
 CLIENT_KEY = "sk-client-DO-NOT-LEAK-1111"
 UPSTREAM_KEY = "sk-upstream-DO-NOT-LEAK-2222"
@@ -187,6 +194,45 @@ def test_an_openai_chat_stream_request_asks_for_usage_and_names_the_configs_mode
         adapter.close()
     assert sent[0]["stream"] is True and sent[0]["stream_options"] == {"include_usage": True}
     assert sent[0]["model"] == "gpt-4o"
+
+
+def test_an_upstream_that_sends_usage_on_the_finish_chunk_gets_the_stream_so(tmp_path: Path) -> None:
+    def chunk(choices: list, **extra: object) -> dict:
+        return {"data": {"id": "c", "object": "chat.completion.chunk", "choices": choices, **extra}}
+
+    usage = {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}
+    events = [
+        chunk([{"index": 0, "delta": {"content": "hi"}, "finish_reason": None}]),
+        chunk([{"index": 0, "delta": {}, "finish_reason": "stop"}]),
+        chunk([], usage=usage),
+        {"data": "[DONE]"},
+    ]
+    moved = usage_on_finish_chunk(events)
+    assert [e["data"] for e in moved] == [events[0]["data"], {**events[1]["data"], "usage": usage}, "[DONE]"]
+    assert usage_on_finish_chunk(events[:2]) == events[:2]  # no usage chunk: unchanged
+    config = tmp_path / "copilot.toml"
+    config.write_text(
+        'client_dialect = "anthropic"\nupstream_dialect = "openai-chat"\nurl = "http://127.0.0.1:9"\n'
+        'upstream_usage = "finish-chunk"\n',
+        encoding="utf-8",
+    )
+    adapter = load_adapter(f"http:{config}")
+    planned: list = []
+
+    def fake_send(plan: dict, body: dict, stream: bool) -> tuple[int, bytes, dict]:
+        planned.append(plan["events"])
+        return 200, b"", {"problem": None, "stream": True}
+
+    try:
+        adapter._send = fake_send  # type: ignore[method-assign]
+        adapter._stream_inner(events, "events")
+    finally:
+        adapter.close()
+    assert planned == [moved]
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace('"finish-chunk"', '"last"'), encoding="utf-8")
+    with pytest.raises(AdapterError, match="upstream_usage"):
+        load_adapter(f"http:{config}")
 
 
 # a server whose worker dies on its first request while its parent process lives on (as a proxy server that

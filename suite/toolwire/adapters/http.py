@@ -25,6 +25,9 @@ The config (TOML; paths relative to the current directory)::
                                           # toolwire-model): for a proxy that looks it up; its response
                                           # requests name the model the upstream's reply names, if any
     ready_timeout = 20                    # seconds the command has to accept connections
+    upstream_usage = "finish-chunk"       # an OpenAI Chat upstream that sends a stream's usage on the chunk
+                                          # with the finish_reason (GitHub Copilot's API) rather than in a
+                                          # last chunk of its own (OpenAI's, the default "own-chunk")
 
 The harness runs a mock upstream (:mod:`toolwire.adapters.upstream`; aiohttp, 127.0.0.1, the upstream
 dialect's real paths) that records
@@ -79,7 +82,7 @@ from ..protocol import TranslationRefusal
 from ..streams.sse import events_from_sse
 from .base import Adapter, AdapterError, Answer
 from .http_errors import error_status
-from .upstream import MIN_SECRET, LoopThread, MockUpstream, without_path_model
+from .upstream import MIN_SECRET, LoopThread, MockUpstream, usage_on_finish_chunk, without_path_model
 
 __all__ = ["HttpAdapter", "MINIMAL_REQUESTS", "client_refusal", "load_config", "refusal_in", "reply_model"]
 
@@ -178,6 +181,10 @@ def load_config(path: str | os.PathLike[str]) -> dict[str, Any]:
             raise AdapterError(f"http:{path}: {key} must be one of {', '.join(PROVIDER_DIALECTS)}")
     if not cfg.get("command") and not cfg.get("url"):
         raise AdapterError(f"http:{path}: give the proxy's `url` or the `command` that starts it")
+    if cfg.get("upstream_usage", "own-chunk") not in ("own-chunk", "finish-chunk"):
+        raise AdapterError(f'http:{path}: `upstream_usage` must be "own-chunk" or "finish-chunk"')
+    if cfg.get("upstream_usage") == "finish-chunk" and cfg["upstream_dialect"] != "openai-chat":
+        raise AdapterError(f"http:{path}: `upstream_usage` is about an openai-chat upstream")
     return cfg
 
 
@@ -540,6 +547,8 @@ class HttpAdapter(Adapter):
             # the usage a case's stream carries is asked for, as a client that wants it does: OpenAI sends
             # none without it, and a proxy that follows OpenAI (LiteLLM's) would otherwise fail for that
             body["stream_options"] = {"include_usage": True}
+        if self.cfg.get("upstream_usage") == "finish-chunk":
+            events = usage_on_finish_chunk(events)
         status, raw, recorded = self._send({"events": events, "delivery": delivery}, body, True)
         self._check_recorded(recorded, status, raw, True)
         if status >= 300:

@@ -24,6 +24,7 @@ __all__ = [
     "minimal_response",
     "minimal_stream",
     "upstream_keys",
+    "usage_on_finish_chunk",
     "without_path_model",
 ]
 
@@ -44,6 +45,27 @@ def minimal_response(dialect: str) -> Any:
 def minimal_stream(dialect: str) -> list[dict[str, Any]]:
     """A small valid stream of ``dialect`` (the descriptor's ``minimal_reply``)."""
     return _minimal_reply(dialect)["stream"]
+
+
+def usage_on_finish_chunk(events: list[Any]) -> list[Any]:
+    """An OpenAI Chat stream as GitHub Copilot's API sends it: the ``usage`` of OpenAI's own last chunk
+    (``choices: []``) carried by the chunk with the ``finish_reason`` instead (ericc-ch/copilot-api#187),
+    the same stream in another spelling. Other streams, and streams without such a chunk, are unchanged."""
+    finish = usage = None
+    for i, event in enumerate(events):
+        data = event.get("data") if isinstance(event, dict) else None
+        if not isinstance(data, dict) or not isinstance(data.get("choices"), list):
+            continue
+        if data["choices"] == [] and isinstance(data.get("usage"), dict):
+            usage = i
+        elif any(isinstance(c, dict) and c.get("finish_reason") for c in data["choices"]):
+            finish = i
+    if usage is None or finish is None or finish > usage:
+        return events
+    out = [dict(e) for e in events]
+    out[finish]["data"] = {**out[finish]["data"], "usage": events[usage]["data"]["usage"]}
+    del out[usage]
+    return out
 
 
 #: the headers a provider reads its key from (``authorization`` as ``Bearer <key>``)
