@@ -195,8 +195,11 @@ def present(obj: dict, key: str) -> bool:
 # ---- reading settings --------------------------------------------------------------------------
 
 
-def read_number(obj: dict, key: str, base: Segments, *, integer: bool = False) -> Any:
-    """A numeric member (MISSING when absent or null); anything else is payload.invalid."""
+def read_number(
+    obj: dict, key: str, base: Segments, *, integer: bool = False, least: int | None = None
+) -> Any:
+    """A numeric member (MISSING when absent or null), at least ``least`` when given; anything else is
+    payload.invalid."""
     value = obj.get(key)
     if value is None:
         return MISSING
@@ -204,6 +207,8 @@ def read_number(obj: dict, key: str, base: Segments, *, integer: bool = False) -
     if isinstance(value, bool) or not ok:
         kind = "an integer" if integer else "a number"
         raise invalid(f"`{key}` must be {kind}, not {json_type(value)}", base + (key,))
+    if least is not None and value < least:
+        raise invalid(f"`{key}` must be at least {least}, not {value}", base + (key,))
     return value
 
 
@@ -241,7 +246,8 @@ def read_stop(obj: dict, key: str, base: Segments, *, allow_string: bool) -> Any
 def copy_settings(req: Request, obj: dict, base: Segments, names: Mapping[str, str], **kinds: str) -> None:
     """Read the members ``names`` (wire name -> canonical name) of ``obj`` into ``req``.
 
-    ``kinds`` gives the type per canonical name: ``number`` (default), ``integer``, ``string``, ``bool``.
+    ``kinds`` gives the type per canonical name: ``number`` (default), ``integer``, ``count`` (an integer
+    of at least 1), ``string``, ``bool``.
     """
     for wire, name in names.items():
         value = _READERS[kinds.get(name, "number")](obj, wire, base)
@@ -252,6 +258,8 @@ def copy_settings(req: Request, obj: dict, base: Segments, names: Mapping[str, s
 _READERS = {
     "number": read_number,
     "integer": lambda o, k, b: read_number(o, k, b, integer=True),
+    # a token budget: every provider refuses one below 1 (Anthropic `max_tokens`, Gemini `maxOutputTokens`)
+    "count": lambda o, k, b: read_number(o, k, b, integer=True, least=1),
     "string": read_string,
     "bool": read_bool,
 }

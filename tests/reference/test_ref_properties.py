@@ -2,9 +2,12 @@
 never another exception; an accepted output is JSON and valid for the target's wire schema.
 
 Inputs are arbitrary JSON values and corpus sources (``corpus/cases/**/*.json``) with a few members
-replaced, deleted or added. Bounded for ``make test`` (deterministic: ``derandomize``, so the same inputs
-give the same verdict every run); ``make fuzz`` runs the same properties long (``TOOLWIRE_FUZZ_EXAMPLES``
-examples per kind, random inputs; ``TOOLWIRE_FUZZ_SEED`` for a repeatable run).
+replaced, deleted or added, drawn two ways: by Hypothesis (which shrinks a failure to a small input), and
+by a seeded ``random.Random`` making the same kind of inputs some twenty times faster, for volume. Bounded
+for ``make test`` (deterministic: ``derandomize`` and seed 0, so the same inputs give the same verdict every
+run); ``make fuzz`` runs the same property long: ``TOOLWIRE_FUZZ_EXAMPLES`` Hypothesis examples per kind
+(``TOOLWIRE_FUZZ_SEED`` for a repeatable run) and ``TOOLWIRE_FUZZ_INPUTS`` random inputs in all, spread
+over the kinds (seeded by ``TOOLWIRE_FUZZ_SEED``, else 0; a failure names the seed and index that give it).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import random
 from functools import cache
 from typing import Any
 
@@ -31,6 +35,9 @@ CODES = frozenset(json.loads((ROOT / "corpus" / "errors.json").read_text(encodin
 FUZZ = int(os.environ.get("TOOLWIRE_FUZZ_EXAMPLES") or 0)
 #: examples per kind in `make test`: about half a second each
 EXAMPLES = FUZZ or 40
+#: random inputs in all (spread over the kinds); in `make test`, a few hundred per kind
+INPUTS = int(os.environ.get("TOOLWIRE_FUZZ_INPUTS") or 0) or 300 * len(KINDS)
+RANDOM_SEED = int(os.environ.get("TOOLWIRE_FUZZ_SEED") or 0)
 
 _SETTINGS = settings(
     max_examples=EXAMPLES,
@@ -113,6 +120,66 @@ def mutated(draw: st.DrawFn, kind: str) -> tuple[str, Any]:
     return dialect, payload
 
 
+# -- the same inputs from random.Random: no shrinking, a fraction of Hypothesis's cost per input ----------
+_RANDOM_TEXT = ["", "\ud800", "a\udc00b", "type", "OBJECT", "{", '{"a":', "<tool_call>", "null", "x", "name"]
+
+
+def _random_text(rnd: random.Random) -> str:
+    if rnd.random() < 0.6:
+        return rnd.choice(_RANDOM_TEXT)
+    size = rnd.randrange(13)
+    return "".join(chr(rnd.choice((rnd.randrange(32, 127), rnd.randrange(0x110000)))) for _ in range(size))
+
+
+def _random_json(rnd: random.Random, leaves: int = 12) -> Any:
+    """What ``JSON`` draws: scalars, and lists and objects of up to four members, at most ``leaves`` deep."""
+    roll = rnd.random()
+    if leaves <= 1 or roll < 0.55:
+        return rnd.choice(
+            (
+                None,
+                rnd.random() < 0.5,
+                rnd.randrange(-(2**64), 2**64) if rnd.random() < 0.2 else rnd.randrange(-3, 10),
+                rnd.uniform(-1e6, 1e6),
+                _random_text(rnd),
+            )
+        )
+    size = rnd.randrange(5)
+    if roll < 0.78:
+        return [_random_json(rnd, leaves // 2) for _ in range(size)]
+    return {_random_text(rnd): _random_json(rnd, leaves // 2) for _ in range(size)}
+
+
+def random_input(rnd: random.Random, kind: str) -> tuple[tuple[str, Any], str, dict[str, str]]:
+    """One input as ``inputs(kind)`` draws it: ((source, payload), target, profile)."""
+    if rnd.random() < 0.8:
+        dialect, payload = rnd.choice(seeds()[kind])
+        payload = _copy(payload)
+        for _ in range(rnd.randint(1, 3)):
+            path = rnd.choice(_places(payload))
+            value = _random_json(rnd)
+            if not path:
+                payload = value
+                continue
+            parent = payload
+            for key in path[:-1]:
+                parent = parent[key]
+            action = rnd.choice(("replace", "delete", "add"))
+            if action == "delete" and isinstance(parent, dict):
+                del parent[path[-1]]
+            elif action == "add" and isinstance(parent, dict):
+                parent[_random_text(rnd)] = value
+            else:
+                parent[path[-1]] = value
+        source = (dialect, payload)
+    elif kind == "text":
+        source = ("text", _random_text(rnd))
+    else:
+        source = (rnd.choice(DIALECTS), _random_json(rnd))
+    profile = {key: rnd.choice(values) for key, values in PROFILE_VALUES.items()}
+    return source, rnd.choice(DIALECTS), profile
+
+
 def inputs(kind: str) -> st.SearchStrategy:
     source = st.just("text") if kind == "text" else st.sampled_from(DIALECTS)
     arbitrary = st.tuples(source, st.text() if kind == "text" else JSON)
@@ -181,3 +248,20 @@ def test_payload_or_translation_error(kind: str) -> None:
     if FUZZ and os.environ.get("TOOLWIRE_FUZZ_SEED"):
         run = seed(int(os.environ["TOOLWIRE_FUZZ_SEED"]))(run)
     run()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_payload_or_translation_error_on_random_inputs(kind: str) -> None:
+    index = KINDS.index(kind)
+    count = INPUTS // len(KINDS) + (index < INPUTS % len(KINDS))
+    rnd = random.Random(f"{RANDOM_SEED}:{kind}")
+    for i in range(count):
+        (source, payload), target, profile = random_input(rnd, kind)
+        try:
+            check(kind, source, payload, target, profile)
+        except Exception as exc:
+            shown = json.dumps(payload, ensure_ascii=False)[:2000]
+            raise AssertionError(
+                f"random input {i} of kind {kind} (TOOLWIRE_FUZZ_SEED={RANDOM_SEED}): {source} -> {target}, "
+                f"profile {profile}, payload {shown}: {exc!r}"
+            ) from exc

@@ -453,7 +453,7 @@ def test_image_in_tool_result():
 
 def test_system_forms():
     blocks = {
-        "max_tokens": 5,
+        "max_tokens": 50,
         "system": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}],
         "messages": [{"role": "user", "content": "x"}],
     }
@@ -573,7 +573,7 @@ def test_settings_between_dialects():
     chat = {
         "model": "m",
         "messages": [{"role": "user", "content": "x"}],
-        "max_tokens": 10,
+        "max_tokens": 100,
         "temperature": 0.5,
         "top_p": 0.9,
         "stop": "END",
@@ -581,7 +581,7 @@ def test_settings_between_dialects():
     }
     anthropic = run(chat, "openai-chat", "anthropic")
     assert {k: anthropic[k] for k in ("max_tokens", "temperature", "top_p", "stop_sequences", "stream")} == {
-        "max_tokens": 10,
+        "max_tokens": 100,
         "temperature": 0.5,
         "top_p": 0.9,
         "stop_sequences": ["END"],
@@ -589,16 +589,16 @@ def test_settings_between_dialects():
     }
     gemini = run(chat, "openai-chat", "gemini")
     assert gemini["generationConfig"] == {
-        "maxOutputTokens": 10,
+        "maxOutputTokens": 100,
         "temperature": 0.5,
         "topP": 0.9,
         "stopSequences": ["END"],
     }
     assert "model" not in gemini and "stream" not in gemini
-    assert run(chat, "openai-chat", "openai-chat")["max_completion_tokens"] == 10
+    assert run(chat, "openai-chat", "openai-chat")["max_completion_tokens"] == 100
     assert refusal(chat, "openai-chat", "openai-responses") == ("request.unsupported_field", "/stop")
     responses = run(chat, "openai-chat", "openai-responses", **p(unsupported="degrade"))
-    assert responses["max_output_tokens"] == 10 and "stop" not in responses
+    assert responses["max_output_tokens"] == 100 and "stop" not in responses
 
 
 def test_top_k_unsupported_for_openai():

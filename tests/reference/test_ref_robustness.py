@@ -421,8 +421,8 @@ def test_tool_choice_names_follow_the_target_name_rule(target):
 @pytest.mark.parametrize(
     ("source", "payload", "target"),
     [
-        ("anthropic", {"model": "m", "max_tokens": 5, "messages": []}, "openai-chat"),
-        ("anthropic", {"model": "m", "max_tokens": 5, "messages": []}, "gemini"),
+        ("anthropic", {"model": "m", "max_tokens": 50, "messages": []}, "openai-chat"),
+        ("anthropic", {"model": "m", "max_tokens": 50, "messages": []}, "gemini"),
         ("canonical", {"system": [{"type": "text", "text": "be brief"}], "messages": []}, "anthropic"),
     ],
 )
@@ -489,3 +489,27 @@ def test_an_empty_turn_is_left_out_for_anthropic():
     out = translate("request", gemini, source="gemini", target="anthropic")
     assert [m["role"] for m in out["messages"]] == ["user", "user"]
     assert all(m["content"] for m in out["messages"])
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_type_list_naming_a_type_twice_is_refused(target):
+    tools = [{"name": "f", "parameters": {"type": "object", "properties": {"a": {"type": ["null", "null"]}}}}]
+    err = _refusal("tools", tools, "canonical", target)
+    assert (err.code, err.path) == ("schema.invalid_type", "/0/parameters/properties/a/type")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("budget", [0, -2])
+def test_a_token_budget_below_one_is_refused(target, budget):
+    body = {"model": "m", "max_tokens": budget, "messages": [{"role": "user", "content": "hi"}]}
+    err = _refusal("request", body, "anthropic", target)
+    assert (err.code, err.path) == ("payload.invalid", "/max_tokens")
+
+
+def test_responses_takes_sixteen_output_tokens_or_more():
+    body = {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]}
+    err = _refusal("request", body, "anthropic", "openai-responses")
+    assert (err.code, err.path) == ("request.unsupported_field", "/max_tokens")
+    degrade = {"unsupported": "degrade"}
+    out = translate("request", body, source="anthropic", target="openai-responses", profile=degrade)
+    assert out["max_output_tokens"] == 16

@@ -105,7 +105,13 @@ def _all_strings(values: Collection[Any]) -> bool:
 def _valid_type(value: Any) -> bool:
     if isinstance(value, str):
         return value in JSON_TYPES
-    return isinstance(value, list) and bool(value) and _all_strings(value) and JSON_TYPES.issuperset(value)
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and _all_strings(value)
+        and JSON_TYPES.issuperset(value)
+        and len(set(value)) == len(value)
+    )
 
 
 #: whether a (non-null) value of each role is well-formed (set operations over the value types: no
@@ -314,8 +320,12 @@ def _fast_value(role: str, kind: type, value: Any, room: int) -> Any:
         if kind is list and _STR_CLASS.issuperset(map(type, value)) and len(set(value)) == len(value):
             return list(value)
     elif role is _TYPE:
-        if kind is list and value and _STR_CLASS.issuperset(map(type, value)) and JSON_TYPES.issuperset(
-            value
+        if (
+            kind is list
+            and value
+            and _STR_CLASS.issuperset(map(type, value))
+            and JSON_TYPES.issuperset(value)
+            and len(set(value)) == len(value)
         ):
             return list(value)
     elif (role is _ENUM or role is _ARRAY) and kind is list or role is _OBJECT and kind is dict:
@@ -400,7 +410,7 @@ def _problem(role: str, key: str, value: Any, at: Segments) -> SchemaProblem:
     if role is _TYPE:
         return SchemaProblem(
             "schema.invalid_type",
-            f"`type` {value!r} is not one of {', '.join(sorted(JSON_TYPES))} (or a list of them)",
+            f"`type` {value!r} is not one of {', '.join(sorted(JSON_TYPES))} (or a list of different ones)",
             at,
         )
     if role is SINGLE:

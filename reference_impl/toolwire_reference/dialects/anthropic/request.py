@@ -76,7 +76,7 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
         (),
         _SETTINGS_IN,
         model="string",
-        max_tokens="integer",
+        max_tokens="count",
         top_k="integer",
         stream="bool",
     )

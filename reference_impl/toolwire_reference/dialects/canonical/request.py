@@ -60,7 +60,7 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
         (),
         {k: k for k in ("model", "max_tokens", "temperature", "top_p", "top_k", "stream")},
         model="string",
-        max_tokens="integer",
+        max_tokens="count",
         top_k="integer",
         stream="bool",
     )

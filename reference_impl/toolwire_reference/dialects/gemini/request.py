@@ -131,7 +131,7 @@ def _decode_generation(req: Request, config: dict, base: Segments, profile) -> N
     names = {"maxOutputTokens": "max_tokens", "temperature": "temperature", "topP": "top_p", "topK": "top_k"}
     for camel, name in names.items():
         key, _ = _get(config, camel, _GENERATION, base)
-        copy_settings(req, config, base, {key: name}, max_tokens="integer", top_k="integer")
+        copy_settings(req, config, base, {key: name}, max_tokens="count", top_k="integer")
     key, _ = _get(config, "stopSequences", _GENERATION, base)
     stop = read_stop(config, key, base, allow_string=False)
     if stop is not MISSING:

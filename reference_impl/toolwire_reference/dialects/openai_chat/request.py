@@ -81,7 +81,7 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
         body,
         (),
         {"max_tokens": "max_tokens", "max_completion_tokens": "max_tokens"},
-        max_tokens="integer",
+        max_tokens="count",
     )
     stop = read_stop(body, "stop", (), allow_string=True)
     if stop is not MISSING:

@@ -38,10 +38,11 @@ from ...request import (
     present,
     put_settings,
     read_verbosity,
+    unsupported,
 )
 from ..openai_chat.request import encode_format
 from . import tools as openai_responses
-from .rules import RULES
+from .rules import MIN_OUTPUT_TOKENS, RULES
 
 NAME = RULES.name
 _KNOWN = frozenset(
@@ -74,7 +75,7 @@ _SETTINGS = {
 
 def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
     body, req = open_request(payload, _KNOWN, profile, RULES)
-    copy_settings(req, body, (), _SETTINGS, model="string", max_tokens="integer", stream="bool")
+    copy_settings(req, body, (), _SETTINGS, model="string", max_tokens="count", stream="bool")
     reasoning.read_responses(req, body)
     if present(body, "instructions"):
         instructions = msgs.read_text(body["instructions"], ("instructions",), "`instructions`")
@@ -265,6 +266,15 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
         out["tools"] = tools
     out.update(encode_choice(req, openai_responses, RULES, profile))
     put_settings(req, out, {v: k for k, v in _SETTINGS.items() if v != "model"})
+    if out.get("max_output_tokens", MIN_OUTPUT_TOKENS) < MIN_OUTPUT_TOKENS:
+        unsupported(
+            profile,
+            "request.unsupported_field",
+            f"Responses takes a `max_output_tokens` of {MIN_OUTPUT_TOKENS} or more, not "
+            f"{out['max_output_tokens']}",
+            req.setting_path("max_tokens"),
+        )
+        out["max_output_tokens"] = MIN_OUTPUT_TOKENS  # degrade: the closest budget it takes
     drop_setting(req, "stop", NAME, profile)
     drop_setting(req, "top_k", NAME, profile)
     reasoning.write_responses(req, out)

@@ -54,3 +54,7 @@ RULES = DialectRules(
         "other": "completed",
     },
 )
+
+#: the least ``max_output_tokens`` Responses takes (openai-openapi ``CreateResponse.max_output_tokens``:
+#: ``minimum: 16``)
+MIN_OUTPUT_TOKENS = 16
