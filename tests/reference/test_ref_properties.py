@@ -96,6 +96,26 @@ def _copy(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
+def _change(payload: Any, path: tuple, value: Any, action: str, new_key: Any) -> Any:
+    """``payload`` with the member at ``path`` replaced by ``value``, deleted, or ``value`` added beside
+    it under ``new_key`` (a change of an array item or of the root is a replacement)."""
+    if not path:
+        return value
+    parent = payload
+    for key in path[:-1]:
+        parent = parent[key]
+    if action == "delete" and isinstance(parent, dict):
+        del parent[path[-1]]
+    elif action == "add" and isinstance(parent, dict):
+        parent[new_key()] = value
+    else:
+        parent[path[-1]] = value
+    return payload
+
+
+_ACTIONS = ("replace", "delete", "add")
+
+
 @st.composite
 def mutated(draw: st.DrawFn, kind: str) -> tuple[str, Any]:
     """A corpus source of ``kind`` with one to three members replaced, deleted or added."""
@@ -104,19 +124,8 @@ def mutated(draw: st.DrawFn, kind: str) -> tuple[str, Any]:
     for _ in range(draw(st.integers(1, 3))):
         path = draw(st.sampled_from(_places(payload)))
         value = draw(JSON)
-        if not path:
-            payload = value
-            continue
-        parent = payload
-        for key in path[:-1]:
-            parent = parent[key]
-        action = draw(st.sampled_from(("replace", "delete", "add")))
-        if action == "delete" and isinstance(parent, dict):
-            del parent[path[-1]]
-        elif action == "add" and isinstance(parent, dict):
-            parent[draw(_TEXT)] = value
-        else:
-            parent[path[-1]] = value
+        action = draw(st.sampled_from(_ACTIONS)) if path else "replace"
+        payload = _change(payload, path, value, action, lambda: draw(_TEXT))
     return dialect, payload
 
 
@@ -158,19 +167,8 @@ def random_input(rnd: random.Random, kind: str) -> tuple[tuple[str, Any], str, d
         for _ in range(rnd.randint(1, 3)):
             path = rnd.choice(_places(payload))
             value = _random_json(rnd)
-            if not path:
-                payload = value
-                continue
-            parent = payload
-            for key in path[:-1]:
-                parent = parent[key]
-            action = rnd.choice(("replace", "delete", "add"))
-            if action == "delete" and isinstance(parent, dict):
-                del parent[path[-1]]
-            elif action == "add" and isinstance(parent, dict):
-                parent[_random_text(rnd)] = value
-            else:
-                parent[path[-1]] = value
+            action = rnd.choice(_ACTIONS) if path else "replace"
+            payload = _change(payload, path, value, action, lambda: _random_text(rnd))
         source = (dialect, payload)
     elif kind == "text":
         source = ("text", _random_text(rnd))
