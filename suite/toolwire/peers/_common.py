@@ -18,9 +18,11 @@ that reads ahead on a thread of its own says so (:meth:`PeerTranslator.increment
 from __future__ import annotations
 
 import asyncio
+import binascii
 import enum
 import importlib.metadata
 import json
+import struct
 import urllib.parse
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from typing import Any
@@ -39,6 +41,7 @@ __all__ = [
     "SSEStream",
     "Upstream",
     "dump",
+    "eventstream_frame",
     "installed_version",
     "sse_event",
     "INCLUDE_USAGE",
@@ -70,18 +73,41 @@ def installed_version(dist: str) -> str:
         return "not installed"
 
 
+def _eventstream_header(name: str, value: str) -> bytes:
+    key, data = name.encode("utf-8"), value.encode("utf-8")
+    return struct.pack(">B", len(key)) + key + b"\x07" + struct.pack(">H", len(data)) + data  # 7: string
+
+
+def eventstream_frame(ev: Any) -> bytes:
+    """One corpus stream event of AWS's event stream (``{"event": <type>, "data": payload}``, RULES.md
+    "Streams") as the binary frame Bedrock sends (``application/vnd.amazon.eventstream``: prelude with
+    its CRC, string headers, the compact JSON payload, the message CRC). An exception's name goes in
+    ``:exception-type``. Re-framing the decoded capture gives its recorded bytes back (tests/peers)."""
+    name = ev.get("event") if isinstance(ev, dict) else None
+    data = ev.get("data") if isinstance(ev, dict) else ev
+    kind = "exception" if isinstance(name, str) and name.endswith("Exception") else "event"
+    headers = {f":{kind}-type": str(name), ":content-type": "application/json", ":message-type": kind}
+    block = b"".join(_eventstream_header(k, v) for k, v in headers.items())
+    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    prelude = struct.pack(">II", 12 + len(block) + len(payload) + 4, len(block))
+    message = prelude + struct.pack(">I", binascii.crc32(prelude)) + block + payload
+    return message + struct.pack(">I", binascii.crc32(message))
+
+
 class SSEStream(httpx.SyncByteStream, httpx.AsyncByteStream):
     """An SSE response body made lazily: each time the reader asks for more bytes, the next input event is
     taken from ``events`` and framed (:func:`sse_event`), one SSE message per chunk. Usable by both
     ``httpx.Client`` and ``httpx.AsyncClient`` (on a ``MockTransport``); every iteration reads ``events``
     afresh, so a harness that records how far ``events`` was read sees how far the library read."""
 
-    def __init__(self, events: Iterable[Any]) -> None:
+    def __init__(self, events: Iterable[Any], frame: Callable[[Any], bytes] | None = None) -> None:
         self.events = events
+        #: how one event is framed (default: an SSE message; :func:`eventstream_frame` for AWS)
+        self.frame = frame or (lambda ev: sse_event(ev).encode("utf-8"))
 
     def _chunks(self) -> Iterator[bytes]:
         for ev in self.events:
-            yield sse_event(ev).encode("utf-8")
+            yield self.frame(ev)
 
     def __iter__(self) -> Iterator[bytes]:
         yield from self._chunks()
@@ -96,7 +122,8 @@ class Upstream:
 
     def __init__(self, reply: tuple[str, Any] | None = None) -> None:
         #: ``("json", body)``, ``("sse", text)`` (answered whole), ``("sse", events)`` (an :class:`SSEStream`
-        #: over the event list, read as the library reads the response) or None (record, answer 400)
+        #: over the event list, read as the library reads the response), ``("eventstream", events)`` (the
+        #: same, each event an AWS event-stream frame) or None (record, answer 400)
         self.reply = reply
         self.requests: list[dict[str, Any]] = []
 
@@ -110,6 +137,9 @@ class Upstream:
         if self.reply is None:
             return httpx.Response(400, json=CAPTURED_REPLY)
         kind, data = self.reply
+        if kind == "eventstream":
+            headers = {"content-type": "application/vnd.amazon.eventstream"}
+            return httpx.Response(200, stream=SSEStream(data, eventstream_frame), headers=headers)
         if kind == "sse":
             headers = {"content-type": "text/event-stream"}
             if isinstance(data, str):
