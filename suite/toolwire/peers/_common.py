@@ -29,13 +29,16 @@ from typing import Any
 
 import httpx
 
-from ..endpoints import expected_path, is_dialect_path
+from ..endpoints import PROVIDER_DIALECTS, expected_path, is_dialect_path
 from ..protocol import TranslationRefusal
 
 __all__ = [
     "CAPTURED_REPLY",
     "answered_model",
+    "bedrock_runtime_client",
     "choice_tools",
+    "sent_choice",
+    "sent_tools",
     "PeerTranslator",
     "Route",
     "SSEStream",
@@ -182,13 +185,51 @@ class Upstream:
             raise RuntimeError("toolwire peer adapter: the library sent no request")
         sent = self.requests[0]
         path = urllib.parse.urlsplit(sent["url"]).path
-        if dialect is not None and not is_dialect_path(dialect, path):
+        if dialect in PROVIDER_DIALECTS and not is_dialect_path(dialect, path):
             raise RuntimeError(
                 f"toolwire peer adapter: the library sent this request to {path}, not to the {dialect} API "
                 f"({expected_path(dialect)}): it chose another API of the provider for this input, so "
                 f"there is no {dialect} request to judge"
             )
         return sent["body"]
+
+
+class _RawBody:
+    """The raw body botocore reads a response from (``stream()``: its bytes, chunk by chunk)."""
+
+    def __init__(self, response: httpx.Response) -> None:
+        self.response = response
+
+    def stream(self, **_kwargs: Any) -> Iterator[bytes]:
+        stream = self.response.stream
+        if isinstance(stream, httpx.SyncByteStream):
+            yield from stream
+        else:
+            yield self.response.content
+
+
+def bedrock_runtime_client(up: Upstream) -> Any:
+    """A real boto3 ``bedrock-runtime`` client whose HTTP requests go to ``up`` instead of AWS (a
+    ``before-send`` handler): botocore serialises the call's parameters to the JSON body the service would
+    get (``modelId`` in the path) and parses the upstream's answer as it parses AWS's, event streams
+    included. Signed with a dummy key pair; nothing leaves the process."""
+    import boto3
+    from botocore.awsrequest import AWSResponse
+
+    client = boto3.client(
+        "bedrock-runtime",
+        region_name="us-east-1",
+        aws_access_key_id="toolwire-offline",
+        aws_secret_access_key="toolwire-offline",
+    )
+
+    def send(request: Any, **_kwargs: Any) -> Any:
+        sent = httpx.Request(request.method, request.url, headers=dict(request.headers), content=request.body)
+        answer = up.handler(sent)
+        return AWSResponse(request.url, answer.status_code, dict(answer.headers), _RawBody(answer))
+
+    client.meta.events.register("before-send.bedrock-runtime", send)
+    return client
 
 
 def sse_event(ev: Any) -> str:
@@ -336,12 +377,34 @@ def family_model(target: str, requested: Any, default: str, body: Any = None) ->
     ``body``, the rest of the request, asks for reasoning). Libraries pick code paths by model name
     (LiteLLM: Gemini 3 behaviour, Anthropic's ``max_tokens``, reasoning parameters), so a foreign name
     (``gpt-4o`` sent to Gemini, ``claude-…`` to OpenAI, which LiteLLM then fakes a stream for) would test a
-    path no user takes."""
-    if isinstance(requested, str) and requested and requested.startswith(FAMILIES.get(target, ("",))):
+    path no user takes. A target with no family in :data:`FAMILIES` (Bedrock Converse: the body names no
+    model, the URL does) always gets ``default``."""
+    family = FAMILIES.get(target)
+    if family and isinstance(requested, str) and requested and requested.startswith(family):
         return requested
     if isinstance(body, dict) and any(body.get(k) is not None for k in _REASONING_MEMBERS):
         return REASONING_MODELS.get(target, default)
     return default
+
+
+#: where a request body of each dialect keeps its tool list, when not in ``tools``
+_TOOLS_AT = {"bedrock-converse": ("toolConfig", "tools")}
+
+
+def sent_tools(target: str, body: dict[str, Any]) -> Any:
+    """The tool list of a ``target`` request body a library sent (Converse: ``toolConfig.tools``)."""
+    outer, inner = _TOOLS_AT.get(target, (None, "tools"))
+    holder = (body.get(outer) or {}) if outer else body
+    return holder.get(inner, []) if isinstance(holder, dict) else []
+
+
+def sent_choice(target: str, body: dict[str, Any], members: Sequence[str]) -> dict[str, Any]:
+    """The tool-choice members of a ``target`` request body a library sent: ``members`` of the body
+    (Converse: ``toolConfig`` holding its ``toolChoice`` alone, the tools being the ``tools`` kind)."""
+    if target == "bedrock-converse":
+        config = body.get("toolConfig") or {}
+        return {"toolConfig": {"toolChoice": config["toolChoice"]}} if "toolChoice" in config else {}
+    return {k: body[k] for k in members if k in body}
 
 
 def choice_tools(source: str, choice: dict[str, Any]) -> list[dict[str, Any]]:

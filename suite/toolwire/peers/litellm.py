@@ -52,7 +52,6 @@ from typing import Any
 
 from ..streams.sse import events_from_sse
 from ._common import (
-    FAMILIES,
     INCLUDE_USAGE,
     PeerTranslator,
     Upstream,
@@ -61,6 +60,8 @@ from ._common import (
     dump,
     family_model,
     pulled,
+    sent_choice,
+    sent_tools,
     stream_model,
     to_chat_stream,
     to_named_stream,
@@ -101,20 +102,6 @@ CHOICE_MEMBERS = {
 }
 
 
-def _tools_sent(target: str, sent: dict[str, Any]) -> Any:
-    """The tool list of a request body LiteLLM sent (Converse: ``toolConfig.tools``)."""
-    if target == "bedrock-converse":
-        return (sent.get("toolConfig") or {}).get("tools", [])
-    return sent.get("tools", [])
-
-
-def _choice_sent(target: str, sent: dict[str, Any]) -> dict[str, Any]:
-    """The tool-choice members of a request body LiteLLM sent (Converse: ``toolConfig.toolChoice`` alone)."""
-    if target == "bedrock-converse":
-        config = sent.get("toolConfig") or {}
-        return {"toolConfig": {"toolChoice": config["toolChoice"]}} if "toolChoice" in config else {}
-    return {k: sent[k] for k in CHOICE_MEMBERS[target] if k in sent}
-
 
 def _litellm() -> Any:
     import litellm
@@ -126,10 +113,7 @@ def _litellm() -> Any:
 def _model(target: str, body: dict[str, Any]) -> str:
     """The model to call (``model`` popped from ``body``), routed to the target provider: ``anthropic/…``."""
     provider, _, default = MODELS[target].partition("/")
-    requested = body.pop("model", None)
-    if target not in FAMILIES:  # no family: the one model (Converse: the model is not in the body)
-        return MODELS[target]
-    return f"{provider}/{family_model(target, requested, default, body)}"
+    return f"{provider}/{family_model(target, body.pop('model', None), default, body)}"
 
 
 def _completion(target: str, up: Upstream, body: dict[str, Any]) -> Any:
@@ -245,7 +229,7 @@ class LiteLLMTranslator(PeerTranslator):
         def run(payload: Any, profile: dict[str, str]) -> Any:
             up = Upstream()
             sent = up.capture(lambda: _completion(target, up, {**MINIMAL_CHAT, "tools": payload}))
-            return _tools_sent(target, sent)
+            return sent_tools(target, sent)
 
         return run
 
@@ -254,7 +238,7 @@ class LiteLLMTranslator(PeerTranslator):
             up = Upstream()
             body = {**MINIMAL_CHAT, "tools": choice_tools("openai-chat", payload), **payload}
             sent = up.capture(lambda: _completion(target, up, body))
-            return _choice_sent(target, sent)
+            return sent_choice(target, sent, CHOICE_MEMBERS.get(target, ()))
 
         return run
 
