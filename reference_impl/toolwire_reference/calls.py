@@ -145,7 +145,7 @@ def arguments_for_object(
 # --------------------------------------------------------------------------------------------------
 # Ids
 
-KNOWN_ID_PREFIXES = ("call_", "toolu_", "fc_")
+KNOWN_ID_PREFIXES = ("call_", "toolu_", "fc_", "tooluse_")
 # What a generated id starts with for targets without a convention.
 GENERATED_ID_PREFIX = "call_"
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 #: the dialects whose providers issue signatures
-ISSUERS = ("anthropic", "gemini", "openai-responses")
+ISSUERS = ("anthropic", "gemini", "openai-responses", "bedrock-converse")
 #: what Gemini accepts in place of a thought signature on a call it did not issue (Gemini 3 refuses
 #: a model turn whose first functionCall has none): Google's documented value, also Gemini CLI's
 SKIP_VALIDATOR = "skip_thought_signature_validator"

@@ -9,8 +9,10 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+from captures import CAPTURES
 from peer_support import CountingEvents, adapter_caused
 from pydantic import BaseModel
+from stream_captures import streams
 from toolwire.adapters import AdapterError, PythonAdapter, load_adapter
 from toolwire.peers import PEERS, missing_modules
 from toolwire.peers._common import (
@@ -19,6 +21,7 @@ from toolwire.peers._common import (
     Upstream,
     choice_tools,
     dump,
+    eventstream_frame,
     family_model,
     pulled,
     sse_text,
@@ -251,3 +254,12 @@ def test_langchain_is_handed_tool_choices_in_bind_tools_vocabulary() -> None:
     # what bind_tools does not document is handed over as it is (the library's answer is judged)
     assert _langchain_choice({"type": "tool"}, "openai-chat") == {"tool_choice": {"type": "tool"}}
     assert _langchain_choice({"type": "required"}, "openai-chat") == {"tool_choice": {"type": "required"}}
+
+
+def test_eventstream_frames_give_the_recorded_bytes_back() -> None:
+    """Bedrock's decoded capture, framed again, is the recorded event-stream body byte for byte."""
+    found = [(label, events) for label, dialect, events in streams() if dialect == "bedrock-converse"]
+    assert found
+    for label, events in found:
+        recorded = (CAPTURES / label.replace(".decoded.jsonl", ".bin")).read_bytes()
+        assert b"".join(eventstream_frame(ev) for ev in events) == recorded

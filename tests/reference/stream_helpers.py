@@ -15,7 +15,7 @@ from toolwire.streams.dialects import accumulate
 from toolwire_reference.profiles import resolve_profile
 from toolwire_reference.registry import BY_NAME
 
-DIALECTS = ("canonical", "openai-chat", "openai-responses", "anthropic", "gemini")
+DIALECTS = ("canonical", "openai-chat", "openai-responses", "anthropic", "gemini", "bedrock-converse")
 # The real streams: the loader the harness's stream tests use too (tests/support/stream_captures.py).
 capture_streams = stream_captures.streams
 
@@ -50,7 +50,7 @@ def normalise(body: Any, dialect: str) -> Any:
             del choice["logprobs"]
         for call in choice.get("message", {}).get("tool_calls") or []:
             call["function"]["arguments"] = _arguments(call["function"]["arguments"])
-    for item in body.get("output") or []:
+    for item in body.get("output") if isinstance(body.get("output"), list) else []:
         if item.get("type") in ("message", "reasoning"):
             item.pop("id", None)
         if item.get("type") == "function_call":

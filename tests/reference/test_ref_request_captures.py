@@ -10,7 +10,7 @@ from captures import CAPTURES
 from toolwire_reference import TranslationError, translate
 from toolwire_reference.registry import NAMES as DIALECTS
 
-PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini")
+PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini", "bedrock-converse")
 FILES = sorted((d, path) for d in PROVIDERS for path in (CAPTURES / d).glob("*.request*.json"))
 
 # Documented refusals under the default profile (corpus/RULES.md, "Requests").
@@ -21,26 +21,37 @@ EXPECTED_ERRORS = {
     "14_stream_reasoning_then_function_call_2025-09": (
         "request.unsupported_field",
         "/reasoning",
-        "anthropic",
+        ("anthropic", "bedrock-converse"),
     ),
+    # Bedrock Converse has no model-independent reasoning setting
+    "15_reasoning_items_history": ("request.unsupported_field", "/reasoning", "bedrock-converse"),
+    "16_thinking_tool_history": ("request.unsupported_field", "/thinking", "bedrock-converse"),
     # Gemini cannot turn parallel calls off
-    "16_codex_first_turn": ("choice.parallel_unsupported", "/parallel_tool_calls", "gemini"),
+    "16_codex_first_turn": (
+        "choice.parallel_unsupported",
+        "/parallel_tool_calls",
+        ("gemini", "bedrock-converse"),
+    ),
     # Code Assist's `session_id` beside the generateContent members (the case leaves it out)
     "14_gemini_cli_first_turn": ("request.unsupported_field", "/session_id", None),
     # a choice among several named tools: Anthropic forces one tool or any
-    "06_tool_choice_allowed_tools": ("choice.unsupported", "/tool_choice", "anthropic"),
+    "06_tool_choice_allowed_tools": ("choice.unsupported", "/tool_choice", ("anthropic", "bedrock-converse")),
     "06_parallel_3_function_calls": (
         "choice.unsupported",
         "/toolConfig/functionCallingConfig/allowedFunctionNames",
-        "anthropic",
+        ("anthropic", "bedrock-converse"),
     ),
     "07_followup_3_functionResponses": (
         "choice.unsupported",
         "/toolConfig/functionCallingConfig/allowedFunctionNames",
-        "anthropic",
+        ("anthropic", "bedrock-converse"),
     ),
     # documents: OpenAI dialects take PDF files (Chat: as data only); Gemini reads only its own file URIs
-    "19_document_pdf_url": ("content.unsupported", "/messages/0/content/1", ("openai-chat", "gemini")),
+    "19_document_pdf_url": (
+        "content.unsupported",
+        "/messages/0/content/1",
+        ("openai-chat", "gemini", "bedrock-converse"),
+    ),
     "20_document_text_source": (
         "content.unsupported",
         "/messages/0/content/1",

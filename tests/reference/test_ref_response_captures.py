@@ -8,7 +8,7 @@ from captures import CAPTURES
 from ref_helpers import run
 from toolwire_reference.registry import NAMES as DIALECTS
 
-PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini")
+PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini", "bedrock-converse")
 EXTRA = {
     "gemini": ["11_response_single_function_call_gemini3.json"],
     "openai-responses": ["12b_response_function_call_azure_2026-02.json"],
@@ -126,8 +126,21 @@ def _check_canonical(out):
     json.dumps(out)
 
 
+def _check_bedrock(out):
+    assert set(out) == {"output", "stopReason", "usage", "metrics"}
+    message = out["output"]["message"]
+    assert message["role"] == "assistant"
+    for block in message["content"]:
+        (key,) = block
+        assert key in ("text", "toolUse", "reasoningContent")
+        if key == "toolUse":
+            assert set(block[key]) == {"toolUseId", "name", "input"} and isinstance(block[key]["input"], dict)
+    assert {"inputTokens", "outputTokens", "totalTokens"} <= set(out["usage"])
+
+
 CHECKS = {
     "canonical": _check_canonical,
+    "bedrock-converse": _check_bedrock,
     "openai-chat": _check_chat,
     "openai-responses": _check_responses,
     "anthropic": _check_anthropic,
@@ -161,9 +174,16 @@ def _carried_by(canonical, dialect):
                 part.pop("item_id", None)
         content.append(part)
     out["content"] = content
+    if dialect == "bedrock-converse":  # no id, model or stop_sequence; fewer stop reasons
+        for key in ("id", "model", "stop_sequence"):
+            out.pop(key, None)
+        out["stop_reason"] = {"refusal": "content_filter", "pause_turn": "end_turn"}.get(
+            out["stop_reason"], out["stop_reason"]
+        )
+        out.setdefault("usage", {"input_tokens": 0, "output_tokens": 0})
     usage = out.get("usage")
     if usage:
-        if dialect == "anthropic":
+        if dialect in ("anthropic", "bedrock-converse"):
             usage.pop("reasoning_tokens", None)
         if dialect == "gemini":
             for key in ("cached_input_tokens", "reasoning_tokens"):
@@ -187,7 +207,7 @@ def _ids(canonical):
 
 
 def _strip_prefix(call_id):
-    for prefix in ("call_", "toolu_", "fc_"):
+    for prefix in ("call_", "toolu_", "fc_", "tooluse_"):
         if call_id.startswith(prefix):
             return call_id[len(prefix) :]
     return call_id

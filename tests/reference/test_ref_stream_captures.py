@@ -24,7 +24,11 @@ def test_capture_translates(label, source, events, target, thinking):
     profile = {"stream.thinking": thinking}
     out = list(translate_stream(events, source=source, target=target, profile=profile))
     assert check_stream(out, target) == []
-    assert accumulated(out, target) == expected(events, source, target, profile)
+    got, want = accumulated(out, target), expected(events, source, target, profile)
+    if source == "bedrock-converse":  # no response id: a stream derives one from the model, a response
+        got.pop("id", None)  # from the content (RULES.md, "Ids, model and the generated envelope")
+        want.pop("id", None)
+    assert got == want
 
 
 @pytest.mark.parametrize(("label", "source", "events"), STREAMS, ids=[s[0] for s in STREAMS])
@@ -39,7 +43,7 @@ def test_same_dialect_keeps_every_call(label, source, events):
         for candidate in body.get("candidates") or []:
             for part in candidate["content"]["parts"]:
                 (part.get("functionCall") or {}).pop("id", None)
-        for item in body.get("output") or []:
+        for item in body.get("output") if isinstance(body.get("output"), list) else []:
             item.pop("id", None)
     assert got == want
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from captures import CAPTURES
-from toolwire.streams.payload import events_from_jsonl, split_streams
+from toolwire.streams.payload import events_from_eventstream_jsonl, events_from_jsonl, split_streams
 from toolwire.streams.sse import events_from_sse
 
 FILES = {
@@ -37,6 +37,10 @@ FILES = {
         "11_stream_reasoning_then_function_call_2025-12.chunks.jsonl",
         "12_stream_function_call_azure_2026-02.chunks.jsonl",
     ],
+    "bedrock-converse": [
+        "08_converse_stream_tool_use.response.decoded.jsonl",
+        "09_converse_stream_followup.response.decoded.jsonl",
+    ],
 }
 
 
@@ -52,6 +56,8 @@ def streams() -> list[tuple[str, str, list]]:
             path = CAPTURES / dialect / name
             if name.endswith(".sse"):
                 events = events_from_sse(path.read_bytes())
+            elif name.endswith(".decoded.jsonl"):
+                events = events_from_eventstream_jsonl(path.read_text(encoding="utf-8"))
             else:
                 events = events_from_jsonl(path.read_text(encoding="utf-8"), dialect)
             parts = split_streams(events, dialect)

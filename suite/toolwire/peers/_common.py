@@ -18,27 +18,33 @@ that reads ahead on a thread of its own says so (:meth:`PeerTranslator.increment
 from __future__ import annotations
 
 import asyncio
+import binascii
 import enum
 import importlib.metadata
 import json
+import struct
 import urllib.parse
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import httpx
 
-from ..endpoints import expected_path, is_dialect_path
+from ..endpoints import PROVIDER_DIALECTS, expected_path, is_dialect_path
 from ..protocol import TranslationRefusal
 
 __all__ = [
     "CAPTURED_REPLY",
     "answered_model",
+    "bedrock_runtime_client",
     "choice_tools",
+    "sent_choice",
+    "sent_tools",
     "PeerTranslator",
     "Route",
     "SSEStream",
     "Upstream",
     "dump",
+    "eventstream_frame",
     "installed_version",
     "sse_event",
     "INCLUDE_USAGE",
@@ -70,18 +76,41 @@ def installed_version(dist: str) -> str:
         return "not installed"
 
 
+def _eventstream_header(name: str, value: str) -> bytes:
+    key, data = name.encode("utf-8"), value.encode("utf-8")
+    return struct.pack(">B", len(key)) + key + b"\x07" + struct.pack(">H", len(data)) + data  # 7: string
+
+
+def eventstream_frame(ev: Any) -> bytes:
+    """One corpus stream event of AWS's event stream (``{"event": <type>, "data": payload}``, RULES.md
+    "Streams") as the binary frame Bedrock sends (``application/vnd.amazon.eventstream``: prelude with
+    its CRC, string headers, the compact JSON payload, the message CRC). An exception's name goes in
+    ``:exception-type``. Re-framing the decoded capture gives its recorded bytes back (tests/peers)."""
+    name = ev.get("event") if isinstance(ev, dict) else None
+    data = ev.get("data") if isinstance(ev, dict) else ev
+    kind = "exception" if isinstance(name, str) and name.endswith("Exception") else "event"
+    headers = {f":{kind}-type": str(name), ":content-type": "application/json", ":message-type": kind}
+    block = b"".join(_eventstream_header(k, v) for k, v in headers.items())
+    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    prelude = struct.pack(">II", 12 + len(block) + len(payload) + 4, len(block))
+    message = prelude + struct.pack(">I", binascii.crc32(prelude)) + block + payload
+    return message + struct.pack(">I", binascii.crc32(message))
+
+
 class SSEStream(httpx.SyncByteStream, httpx.AsyncByteStream):
     """An SSE response body made lazily: each time the reader asks for more bytes, the next input event is
     taken from ``events`` and framed (:func:`sse_event`), one SSE message per chunk. Usable by both
     ``httpx.Client`` and ``httpx.AsyncClient`` (on a ``MockTransport``); every iteration reads ``events``
     afresh, so a harness that records how far ``events`` was read sees how far the library read."""
 
-    def __init__(self, events: Iterable[Any]) -> None:
+    def __init__(self, events: Iterable[Any], frame: Callable[[Any], bytes] | None = None) -> None:
         self.events = events
+        #: how one event is framed (default: an SSE message; :func:`eventstream_frame` for AWS)
+        self.frame = frame or (lambda ev: sse_event(ev).encode("utf-8"))
 
     def _chunks(self) -> Iterator[bytes]:
         for ev in self.events:
-            yield sse_event(ev).encode("utf-8")
+            yield self.frame(ev)
 
     def __iter__(self) -> Iterator[bytes]:
         yield from self._chunks()
@@ -96,7 +125,8 @@ class Upstream:
 
     def __init__(self, reply: tuple[str, Any] | None = None) -> None:
         #: ``("json", body)``, ``("sse", text)`` (answered whole), ``("sse", events)`` (an :class:`SSEStream`
-        #: over the event list, read as the library reads the response) or None (record, answer 400)
+        #: over the event list, read as the library reads the response), ``("eventstream", events)`` (the
+        #: same, each event an AWS event-stream frame) or None (record, answer 400)
         self.reply = reply
         self.requests: list[dict[str, Any]] = []
 
@@ -110,6 +140,9 @@ class Upstream:
         if self.reply is None:
             return httpx.Response(400, json=CAPTURED_REPLY)
         kind, data = self.reply
+        if kind == "eventstream":
+            headers = {"content-type": "application/vnd.amazon.eventstream"}
+            return httpx.Response(200, stream=SSEStream(data, eventstream_frame), headers=headers)
         if kind == "sse":
             headers = {"content-type": "text/event-stream"}
             if isinstance(data, str):
@@ -152,13 +185,51 @@ class Upstream:
             raise RuntimeError("toolwire peer adapter: the library sent no request")
         sent = self.requests[0]
         path = urllib.parse.urlsplit(sent["url"]).path
-        if dialect is not None and not is_dialect_path(dialect, path):
+        if dialect in PROVIDER_DIALECTS and not is_dialect_path(dialect, path):
             raise RuntimeError(
                 f"toolwire peer adapter: the library sent this request to {path}, not to the {dialect} API "
                 f"({expected_path(dialect)}): it chose another API of the provider for this input, so "
                 f"there is no {dialect} request to judge"
             )
         return sent["body"]
+
+
+class _RawBody:
+    """The raw body botocore reads a response from (``stream()``: its bytes, chunk by chunk)."""
+
+    def __init__(self, response: httpx.Response) -> None:
+        self.response = response
+
+    def stream(self, **_kwargs: Any) -> Iterator[bytes]:
+        stream = self.response.stream
+        if isinstance(stream, httpx.SyncByteStream):
+            yield from stream
+        else:
+            yield self.response.content
+
+
+def bedrock_runtime_client(up: Upstream) -> Any:
+    """A real boto3 ``bedrock-runtime`` client whose HTTP requests go to ``up`` instead of AWS (a
+    ``before-send`` handler): botocore serialises the call's parameters to the JSON body the service would
+    get (``modelId`` in the path) and parses the upstream's answer as it parses AWS's, event streams
+    included. Signed with a dummy key pair; nothing leaves the process."""
+    import boto3
+    from botocore.awsrequest import AWSResponse
+
+    client = boto3.client(
+        "bedrock-runtime",
+        region_name="us-east-1",
+        aws_access_key_id="toolwire-offline",
+        aws_secret_access_key="toolwire-offline",
+    )
+
+    def send(request: Any, **_kwargs: Any) -> Any:
+        sent = httpx.Request(request.method, request.url, headers=dict(request.headers), content=request.body)
+        answer = up.handler(sent)
+        return AWSResponse(request.url, answer.status_code, dict(answer.headers), _RawBody(answer))
+
+    client.meta.events.register("before-send.bedrock-runtime", send)
+    return client
 
 
 def sse_event(ev: Any) -> str:
@@ -306,12 +377,34 @@ def family_model(target: str, requested: Any, default: str, body: Any = None) ->
     ``body``, the rest of the request, asks for reasoning). Libraries pick code paths by model name
     (LiteLLM: Gemini 3 behaviour, Anthropic's ``max_tokens``, reasoning parameters), so a foreign name
     (``gpt-4o`` sent to Gemini, ``claude-…`` to OpenAI, which LiteLLM then fakes a stream for) would test a
-    path no user takes."""
-    if isinstance(requested, str) and requested and requested.startswith(FAMILIES.get(target, ("",))):
+    path no user takes. A target with no family in :data:`FAMILIES` (Bedrock Converse: the body names no
+    model, the URL does) always gets ``default``."""
+    family = FAMILIES.get(target)
+    if family and isinstance(requested, str) and requested and requested.startswith(family):
         return requested
     if isinstance(body, dict) and any(body.get(k) is not None for k in _REASONING_MEMBERS):
         return REASONING_MODELS.get(target, default)
     return default
+
+
+#: where a request body of each dialect keeps its tool list, when not in ``tools``
+_TOOLS_AT = {"bedrock-converse": ("toolConfig", "tools")}
+
+
+def sent_tools(target: str, body: dict[str, Any]) -> Any:
+    """The tool list of a ``target`` request body a library sent (Converse: ``toolConfig.tools``)."""
+    outer, inner = _TOOLS_AT.get(target, (None, "tools"))
+    holder = (body.get(outer) or {}) if outer else body
+    return holder.get(inner, []) if isinstance(holder, dict) else []
+
+
+def sent_choice(target: str, body: dict[str, Any], members: Sequence[str]) -> dict[str, Any]:
+    """The tool-choice members of a ``target`` request body a library sent: ``members`` of the body
+    (Converse: ``toolConfig`` holding its ``toolChoice`` alone, the tools being the ``tools`` kind)."""
+    if target == "bedrock-converse":
+        config = body.get("toolConfig") or {}
+        return {"toolConfig": {"toolChoice": config["toolChoice"]}} if "toolChoice" in config else {}
+    return {k: body[k] for k in members if k in body}
 
 
 def choice_tools(source: str, choice: dict[str, Any]) -> list[dict[str, Any]]:

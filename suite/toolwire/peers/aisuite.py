@@ -17,6 +17,11 @@ the provider SDK's HTTP client replaced by an in-process fake upstream (:class:`
 - ``response`` anthropic / gemini → openai-chat: the fake upstream answers the case's source body; the
   adapter returns aisuite's ``ChatCompletionResponse`` as JSON (its public attributes, as they are: aisuite
   returns an OpenAI-*shaped* object without ``id``, ``object``, ``created`` or ``model``);
+- bedrock-converse (aisuite's ``aws`` provider, which calls boto3's ``converse``): ``request``, ``tools`` and
+  ``tool_choice`` openai-chat → bedrock-converse and ``response`` bedrock-converse → openai-chat, with a real
+  ``bedrock-runtime`` client whose HTTP goes to the fake upstream (:func:`~._common.bedrock_runtime_client`:
+  botocore writes the JSON body and parses the answer); no stream (the provider never calls
+  ``converse_stream``);
 - ``stream`` anthropic / gemini → openai-chat: the fake upstream answers the case's events as SSE, one event
   each time the provider SDK reads more of the response (:class:`~._common.SSEStream`); the chunks aisuite
   yields (``stream=True``) are the output, each yielded as aisuite yields it, ended by ``[DONE]`` (framing,
@@ -44,19 +49,35 @@ from ._common import (
     PeerTranslator,
     Upstream,
     answered_model,
+    bedrock_runtime_client,
     choice_tools,
     dump,
     family_model,
+    sent_choice,
+    sent_tools,
     stream_model,
     to_chat_stream,
 )
 
-PROVIDERS = {"anthropic": "claude-sonnet-4-5", "gemini": "gemini-2.5-flash"}
+PROVIDERS = {
+    "anthropic": "claude-sonnet-4-5",
+    "gemini": "gemini-2.5-flash",
+    # the model of the recorded Bedrock traffic (a Converse body names no model: the URL does)
+    "bedrock-converse": "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+}
+#: aisuite's provider key for a target dialect, where it is not the dialect's name
+PROVIDER_KEYS = {"bedrock-converse": "aws"}
+#: the targets aisuite streams from (its ``aws`` provider calls ``converse`` only, never ``converse_stream``)
+STREAMED = ("anthropic", "gemini")
 
 
 def _client(target: str, up: Upstream) -> Any:
     import aisuite
 
+    if target == "bedrock-converse":  # boto3's Converse client, its HTTP sent to the fake upstream
+        client = aisuite.Client(provider_configs={"aws": {"region_name": "us-east-1"}})
+        client.chat.completions._resolve_provider("aws:x")[0].client = bedrock_runtime_client(up)
+        return client
     if target == "anthropic":
         import anthropic
 
@@ -76,7 +97,8 @@ def _client(target: str, up: Upstream) -> Any:
 
 def _create(target: str, up: Upstream, body: dict[str, Any]) -> Any:
     body = dict(body)
-    model = f"{target}:{family_model(target, body.pop('model', None), PROVIDERS[target], body)}"
+    key = PROVIDER_KEYS.get(target, target)
+    model = f"{key}:{family_model(target, body.pop('model', None), PROVIDERS[target], body)}"
     messages = body.pop("messages", None)
     completions = _client(target, up).chat.completions
     if body.get("stream"):  # each chunk as aisuite yields it
@@ -92,7 +114,7 @@ def _create(target: str, up: Upstream, body: dict[str, Any]) -> Any:
     )
 
 
-CHOICE_MEMBERS = {"anthropic": ("tool_choice",), "gemini": ("toolConfig",)}
+CHOICE_MEMBERS = {"anthropic": ("tool_choice",), "gemini": ("toolConfig",), "bedrock-converse": ()}
 
 
 class AisuiteTranslator(PeerTranslator):
@@ -105,6 +127,7 @@ class AisuiteTranslator(PeerTranslator):
     def setup(self) -> None:
         import aisuite  # noqa: F401  (imports up front: a slow first import is not a check's time)
         import aisuite.providers.anthropic_provider  # noqa: F401
+        import aisuite.providers.aws_provider  # noqa: F401
         import aisuite.providers.gemini_provider  # noqa: F401
         import anthropic  # noqa: F401
         from google import genai  # noqa: F401
@@ -114,7 +137,8 @@ class AisuiteTranslator(PeerTranslator):
             self.routes[("tools", "openai-chat", target)] = self._tools(target)
             self.routes[("tool_choice", "openai-chat", target)] = self._choice(target)
             self.routes[("response", target, "openai-chat")] = self._response(target)
-            self.stream_routes[(target, "openai-chat")] = self._stream(target)
+            if target in STREAMED:
+                self.stream_routes[(target, "openai-chat")] = self._stream(target)
 
     def _request(self, target: str) -> Any:
         def run(payload: Any, profile: dict[str, str]) -> Any:
@@ -133,7 +157,7 @@ class AisuiteTranslator(PeerTranslator):
                 if tools is None:
                     tools = (sent.get("generationConfig") or {}).get("tools")
                 return tools if tools is not None else []
-            return sent.get("tools", [])
+            return sent_tools(target, sent)
 
         return run
 
@@ -146,7 +170,7 @@ class AisuiteTranslator(PeerTranslator):
                 **payload,
             }
             sent = up.capture(lambda: _create(target, up, body))
-            return {k: sent[k] for k in CHOICE_MEMBERS[target] if k in sent}
+            return sent_choice(target, sent, CHOICE_MEMBERS[target])
 
         return run
 

@@ -10,8 +10,11 @@ exactly as a user would (every member of the source body but ``model`` becomes a
 provider SDK's HTTP client (``anthropic.AsyncAnthropic``, ``openai.AsyncOpenAI``, ``google.genai.Client``)
 talking to an in-process fake upstream (:class:`~._common.Upstream`), never to the network:
 
-- ``request`` (source API → provider): the JSON body the SDK would POST is recorded: openai-chat → anthropic
-  and → gemini (``completion``), anthropic → openai-chat and → gemini (``messages``);
+- ``request`` (source API → provider): the JSON body the SDK would POST is recorded: openai-chat → anthropic,
+  → gemini and → bedrock-converse (``completion``), anthropic → openai-chat and → gemini (``messages``). The
+  ``bedrock`` provider calls boto3's ``converse``: it is given a real ``bedrock-runtime`` client whose HTTP
+  goes to the fake upstream (:func:`~._common.bedrock_runtime_client`), so botocore writes the JSON body
+  and parses the answer, event streams included (their frames: :func:`~._common.eventstream_frame`);
 - ``tools`` / ``tool_choice``, same pairs: the same call with a one-message request (plus, for a tool choice,
   tools named as the choice names them, or one ``f`` tool), keeping only the target's tool members of the
   recorded body (``tools``; ``tool_choice``/``parallel_tool_calls``, ``toolConfig``);
@@ -44,9 +47,12 @@ from ._common import (
     PeerTranslator,
     Upstream,
     answered_model,
+    bedrock_runtime_client,
     choice_tools,
     dump,
     family_model,
+    sent_choice,
+    sent_tools,
     sse_text,
     stream_model,
     to_chat_stream,
@@ -59,17 +65,22 @@ PROVIDERS = {
     "anthropic": ("anthropic", "claude-sonnet-4-5"),
     "gemini": ("gemini", "gemini-2.5-flash"),
     "openai-chat": ("openai", "gpt-4.1"),
+    # the model of the recorded Bedrock traffic (a Converse body names no model: the URL does)
+    "bedrock-converse": ("bedrock", "us.anthropic.claude-sonnet-4-5-20250929-v1:0"),
 }
 PAIRS = [
     ("openai-chat", "anthropic"),
     ("openai-chat", "gemini"),
     ("anthropic", "openai-chat"),
     ("anthropic", "gemini"),
+    ("openai-chat", "bedrock-converse"),
 ]
 MINIMAL = {
     "openai-chat": {"messages": [{"role": "user", "content": "hi"}]},
     "anthropic": {"messages": [{"role": "user", "content": "hi"}], "max_tokens": 1024},
 }
+#: how a provider answers a stream, where it is not SSE (AWS: event-stream frames)
+STREAM_REPLY = {"bedrock-converse": lambda events: ("eventstream", events)}
 CHOICE_MEMBERS = {
     "anthropic": ("tool_choice",),
     "gemini": ("toolConfig",),
@@ -81,6 +92,8 @@ def _llm(target: str, up: Upstream) -> Any:
     from any_llm import AnyLLM
 
     provider = PROVIDERS[target][0]
+    if provider == "bedrock":  # boto3's Converse client, its HTTP sent to the fake upstream
+        return AnyLLM.create(provider, client=bedrock_runtime_client(up))
     if provider == "gemini":
         from google.genai import types
 
@@ -116,6 +129,7 @@ class AnyLLMTranslator(PeerTranslator):
 
     def setup(self) -> None:
         import any_llm.providers.anthropic.anthropic  # noqa: F401  (imports up front, outside any check)
+        import any_llm.providers.bedrock.bedrock  # noqa: F401
         import any_llm.providers.gemini.gemini  # noqa: F401
         import any_llm.providers.openai.openai  # noqa: F401
 
@@ -138,7 +152,7 @@ class AnyLLMTranslator(PeerTranslator):
             up = Upstream()
             body = {**MINIMAL[source], "tools": payload}
             sent = up.capture(lambda: _call(source, target, up, body), target)
-            return sent.get("tools", [])
+            return sent_tools(target, sent)
 
         return run
 
@@ -147,7 +161,7 @@ class AnyLLMTranslator(PeerTranslator):
             up = Upstream()
             body = {**MINIMAL[source], "tools": choice_tools(source, payload), **payload}
             sent = up.capture(lambda: _call(source, target, up, body), target)
-            return {k: sent[k] for k in CHOICE_MEMBERS[target] if k in sent}
+            return sent_choice(target, sent, CHOICE_MEMBERS.get(target, ()))
 
         return run
 
@@ -163,7 +177,7 @@ class AnyLLMTranslator(PeerTranslator):
 
     def _stream(self, source: str, target: str) -> Any:
         def run(events: Any, profile: dict[str, str]) -> Any:
-            up = Upstream(("sse", sse_text(events)))
+            up = Upstream(STREAM_REPLY.get(target, lambda ev: ("sse", sse_text(ev)))(events))
             body = {**MINIMAL[source], "model": stream_model(events), "stream": True}
             if source == "openai-chat":  # usage in a chat stream is opt-in: ask for it (_common)
                 body.update(INCLUDE_USAGE)

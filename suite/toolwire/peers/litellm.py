@@ -60,6 +60,8 @@ from ._common import (
     dump,
     family_model,
     pulled,
+    sent_choice,
+    sent_tools,
     stream_model,
     to_chat_stream,
     to_named_stream,
@@ -72,7 +74,20 @@ MODELS = {
     "anthropic": "anthropic/claude-sonnet-4-5",
     "gemini": "gemini/gemini-2.5-flash",
     "openai-responses": "openai/gpt-4o",
+    # Converse (bedrock/converse/…) to the model of the recorded Bedrock traffic; a Converse body names no
+    # model (the URL does), so every request goes to this one
+    "bedrock-converse": "bedrock/converse/us.anthropic.claude-sonnet-4-5-20250929-v1:0",
 }
+#: what authenticates each provider's call offline (AWS signs the request with any key pair)
+CREDENTIALS: dict[str, dict[str, str]] = {
+    "bedrock-converse": {
+        "aws_access_key_id": "toolwire-offline",
+        "aws_secret_access_key": "toolwire-offline",
+        "aws_region_name": "us-east-1",
+    },
+}
+#: how a provider frames a stream, where it is not SSE (the fake upstream's reply kind)
+STREAM_FRAMING = {"bedrock-converse": "eventstream"}
 MINIMAL_CHAT = {"messages": [{"role": "user", "content": "hi"}]}
 MINIMAL_ANTHROPIC = {
     "model": "claude-sonnet-4-5",
@@ -85,6 +100,7 @@ CHOICE_MEMBERS = {
     "gemini": ("toolConfig", "tool_config"),
     "openai-chat": ("tool_choice", "parallel_tool_calls", "function_call"),
 }
+
 
 
 def _litellm() -> Any:
@@ -104,9 +120,9 @@ def _completion(target: str, up: Upstream, body: dict[str, Any]) -> Any:
     from litellm.llms.custom_httpx.http_handler import HTTPHandler
 
     body = dict(body)
-    out = _litellm().completion(
-        model=_model(target, body), api_key="toolwire-offline", client=HTTPHandler(client=up.client()), **body
-    )
+    keys = CREDENTIALS.get(target, {"api_key": "toolwire-offline"})
+    model = _model(target, body)
+    out = _litellm().completion(model=model, client=HTTPHandler(client=up.client()), **keys, **body)
     if body.get("stream"):  # each chunk as LiteLLM yields it
         return (c.model_dump(mode="json", exclude_none=True, exclude_unset=True) for c in out)
     return out
@@ -144,7 +160,7 @@ def _messages(target: str, up: Upstream, body: dict[str, Any]) -> Any:
 #: LiteLLM's whole-request entry points by the dialect they take, with the providers each is driven to
 #: here and the smallest request of that dialect
 ENTRIES: dict[str, tuple[Any, tuple[str, ...], dict[str, Any]]] = {
-    "openai-chat": (_completion, ("anthropic", "gemini"), MINIMAL_CHAT),
+    "openai-chat": (_completion, ("anthropic", "gemini", "bedrock-converse"), MINIMAL_CHAT),
     "openai-responses": (_responses, ("anthropic", "gemini"), MINIMAL_RESPONSES),
     "anthropic": (_messages, ("gemini", "openai-responses"), MINIMAL_ANTHROPIC),
 }
@@ -190,7 +206,7 @@ class LiteLLMTranslator(PeerTranslator):
                 self.routes[("request", source, target)] = self._request(source, target)
                 self.routes[("response", target, source)] = self._response(source, target)
                 self.stream_routes[(target, source)] = self._stream(source, target)
-        for target in ("anthropic", "gemini"):  # a tool list or choice alone: a one-message completion()
+        for target in ENTRIES["openai-chat"][1]:  # a tool list or choice alone: a one-message completion()
             self.routes[("tools", "openai-chat", target)] = self._tools(target)
             self.routes[("tool_choice", "openai-chat", target)] = self._choice(target)
         self.routes[("request", "anthropic", "openai-chat")] = lambda p, _prof: _anthropic_to_openai(p)
@@ -213,7 +229,7 @@ class LiteLLMTranslator(PeerTranslator):
         def run(payload: Any, profile: dict[str, str]) -> Any:
             up = Upstream()
             sent = up.capture(lambda: _completion(target, up, {**MINIMAL_CHAT, "tools": payload}))
-            return sent.get("tools", [])
+            return sent_tools(target, sent)
 
         return run
 
@@ -222,7 +238,7 @@ class LiteLLMTranslator(PeerTranslator):
             up = Upstream()
             body = {**MINIMAL_CHAT, "tools": choice_tools("openai-chat", payload), **payload}
             sent = up.capture(lambda: _completion(target, up, body))
-            return {k: sent[k] for k in CHOICE_MEMBERS[target] if k in sent}
+            return sent_choice(target, sent, CHOICE_MEMBERS.get(target, ()))
 
         return run
 
@@ -239,7 +255,7 @@ class LiteLLMTranslator(PeerTranslator):
         call, _targets, minimal = ENTRIES[source]
 
         def run(events: Any, profile: dict[str, str]) -> Any:
-            up = Upstream(("sse", events))
+            up = Upstream((STREAM_FRAMING.get(target, "sse"), events))
             body = {**minimal, "model": stream_model(events), "stream": True}
             if source == "openai-chat":
                 # usage in a chat stream is opt-in (stream_options.include_usage): ask for it, as the

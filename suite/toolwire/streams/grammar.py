@@ -46,6 +46,9 @@ class Grammar:
     #: None: the event name may be absent or equal to ``data.type``; True: it must equal ``data.type``;
     #: False: it must be absent
     event_names: bool | None = None
+    #: whether the event name repeats ``data.type`` (False: the name alone says the type, as the
+    #: ``:event-type`` header of AWS's event stream does)
+    names_in_data = True
 
     def __init__(self) -> None:
         self.index = -1
@@ -71,7 +74,7 @@ class Grammar:
             raise self.fail("after-end", f"an event after the end of the stream ({describe(data)})")
         if self.event_names is False and name is not None:
             raise self.fail("event-name", f"{self.dialect} events carry no SSE event name (got {name!r})")
-        if isinstance(data, dict) and self.event_names is not False:
+        if isinstance(data, dict) and self.event_names is not False and self.names_in_data:
             kind = data.get("type")
             if name is None and self.event_names:
                 raise self.fail(

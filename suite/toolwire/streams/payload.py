@@ -8,7 +8,13 @@ from typing import Any
 
 from .sse import events_from_sse
 
-__all__ = ["StreamError", "events_from_jsonl", "split_streams", "stream_events"]
+__all__ = [
+    "StreamError",
+    "events_from_eventstream_jsonl",
+    "events_from_jsonl",
+    "split_streams",
+    "stream_events",
+]
 
 #: dialects whose SSE messages carry an event name equal to ``data.type``
 NAMED_EVENTS = ("anthropic", "openai-responses")
@@ -50,6 +56,21 @@ def events_from_jsonl(text: str, dialect: str) -> list[dict[str, Any]]:
             events.append({"event": data["type"], "data": data})
         else:
             events.append({"data": data})
+    return events
+
+
+def events_from_eventstream_jsonl(text: str) -> list[dict[str, Any]]:
+    """Events of a decoded AWS event stream (``decoded`` in corpus/captures/provenance.json: one frame a
+    line, ``{"headers", "payload"}``): ``{"event": <:event-type, or :exception-type>, "data": payload}``,
+    the form Bedrock ConverseStream cases use (corpus/RULES.md, "Streams")."""
+    events: list[dict[str, Any]] = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        frame = json.loads(line)
+        headers = frame["headers"]
+        name = headers.get(":exception-type") if headers.get(":message-type") == "exception" else None
+        events.append({"event": name or headers[":event-type"], "data": frame["payload"]})
     return events
 
 

@@ -168,6 +168,36 @@ def _canonical_put(data: Any, text: str, position: int, count: int) -> Any:
     return new
 
 
+def _bedrock_fragment(delta: Any) -> tuple[dict, str, str] | None:
+    """(the object holding the fragment, its member, its kind) of a ConverseStream delta."""
+    if not isinstance(delta, dict) or len(delta) != 1:
+        return None
+    if isinstance(delta.get("text"), str):
+        return delta, "text", "text"
+    inner = delta.get("toolUse") or delta.get("reasoningContent")
+    if isinstance(inner, dict) and set(inner) in ({"input"}, {"text"}):
+        member = next(iter(inner))
+        return inner, member, "arguments" if member == "input" else "text"
+    return None
+
+
+def _bedrock_get(data: Any) -> tuple[Key, str, str] | None:
+    if not isinstance(data, dict) or "contentBlockIndex" not in data:
+        return None
+    found = _bedrock_fragment(data.get("delta"))
+    if found is None or not isinstance(found[0][found[1]], str):
+        return None
+    holder, member, kind = found
+    return ("block", data["contentBlockIndex"]), kind, holder[member]
+
+
+def _bedrock_put(data: Any, text: str, position: int, count: int) -> Any:
+    new = json_copy(data)
+    holder, member, _ = _bedrock_fragment(new["delta"])  # type: ignore[misc]
+    holder[member] = text
+    return new
+
+
 Getter = Callable[[Any], "tuple[Key, str, str] | None"]
 Putter = Callable[[Any, str, int, int], Any]
 _DIALECTS: dict[str, tuple[Getter, Putter, bool]] = {
@@ -177,6 +207,7 @@ _DIALECTS: dict[str, tuple[Getter, Putter, bool]] = {
     "openai-responses": (_responses_get, _responses_put, True),
     "gemini": (_gemini_get, _gemini_put, False),
     "canonical": (_canonical_get, _canonical_put, True),
+    "bedrock-converse": (_bedrock_get, _bedrock_put, True),
 }
 
 

@@ -42,6 +42,8 @@ _FOREIGN_ERRORS = {
     "DEADLINE_EXCEEDED": "timeout_error", "INVALID_ARGUMENT": "invalid_request_error",
     "FAILED_PRECONDITION": "invalid_request_error", "PERMISSION_DENIED": "permission_error",
     "UNAUTHENTICATED": "authentication_error", "NOT_FOUND": "not_found_error",
+    "throttlingException": "rate_limit_error", "serviceUnavailableException": "overloaded_error",
+    "validationException": "invalid_request_error",
 }
 
 
