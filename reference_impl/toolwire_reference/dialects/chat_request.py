@@ -62,7 +62,7 @@ class ChatRequestCodec:
     - ``system_roles``: the roles read as the system prompt;
     - ``legacy``: OpenAI's ``functions``, ``function_call`` and ``function`` role;
     - ``max_tokens_in`` / ``max_tokens_out``: the members carrying ``max_tokens`` in and out;
-    - ``result_names``: tool messages carry the function ``name`` (read, and written when known).
+    - ``result_names``: tool messages carry the function ``name`` (read, and written when the result has one).
     """
 
     known: frozenset[str] = KNOWN
@@ -282,10 +282,9 @@ class ChatRequestCodec:
         out: dict = {}
         put_settings(req, out, {"model": "model"})
         messages = [{"role": "system", "content": part["text"]} for part in req.system or []]
-        names = msgs.call_names(req) if self.result_names else {}
         for message in req.messages:
             if message["role"] == "user":
-                messages += self._encode_user(req, message, names, profile)
+                messages += self._encode_user(req, message, profile)
             else:
                 messages.append(self._encode_assistant(req, message, profile))
         out["messages"] = require_messages(self.finish_messages(messages), self.name)
@@ -320,14 +319,13 @@ class ChatRequestCodec:
         """The encoded messages as sent (unchanged here)."""
         return messages
 
-    def _encode_user(self, req: Request, message: dict, names: Mapping[str, str], profile) -> list[dict]:
+    def _encode_user(self, req: Request, message: dict, profile) -> list[dict]:
         results, others = msgs.split_user(message)
         out = []
         for result in results:
             tool: dict = {"role": "tool", "tool_call_id": msgs.out_id(result["call_id"], self.rules, profile)}
-            name = msgs.result_name(req, result, names) if self.result_names else ""
-            if name:
-                tool["name"] = name
+            if self.result_names and result.get("name"):
+                tool["name"] = result["name"]
             tool["content"] = self._result_content(req, result, profile)
             out.append(tool)
         parts = []

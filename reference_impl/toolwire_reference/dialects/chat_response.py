@@ -58,7 +58,7 @@ class ChatResponseCodec:
 
     # ---- decoding --------------------------------------------------------------------------------
 
-    def decode_text(self, message: dict, path: tuple) -> list[dict]:
+    def decode_text(self, message: dict, path: tuple, profile: Mapping[str, str]) -> list[dict]:
         """The message's ``content``: a string, or text parts."""
         value = message.get("content", MISSING)
         if value is MISSING or value is None:
@@ -120,7 +120,7 @@ class ChatResponseCodec:
         message = need_object(choice.get("message", MISSING), path, "`message`")
         expect_value(message, "role", ("assistant",), path, "`role`")
 
-        content = self.decode_text(message, path)
+        content = self.decode_text(message, path, profile)
         refusal = opt_string(message, "refusal", path, "`refusal`")
         if refusal:
             content.append({"type": "text", "text": refusal})
