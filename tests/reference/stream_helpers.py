@@ -15,7 +15,7 @@ from toolwire.streams.dialects import accumulate
 from toolwire_reference.profiles import resolve_profile
 from toolwire_reference.registry import BY_NAME
 
-DIALECTS = ("canonical", "openai-chat", "openai-responses", "anthropic", "gemini")
+DIALECTS = ("canonical", "openai-chat", "openai-responses", "anthropic", "gemini", "mistral")
 # The real streams: the loader the harness's stream tests use too (tests/support/stream_captures.py).
 capture_streams = stream_captures.streams
 

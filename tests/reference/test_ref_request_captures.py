@@ -10,7 +10,7 @@ from captures import CAPTURES
 from toolwire_reference import TranslationError, translate
 from toolwire_reference.registry import NAMES as DIALECTS
 
-PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini")
+PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini", "mistral")
 FILES = sorted((d, path) for d in PROVIDERS for path in (CAPTURES / d).glob("*.request*.json"))
 
 # Documented refusals under the default profile (corpus/RULES.md, "Requests").
@@ -28,24 +28,32 @@ EXPECTED_ERRORS = {
     # Code Assist's `session_id` beside the generateContent members (the case leaves it out)
     "14_gemini_cli_first_turn": ("request.unsupported_field", "/session_id", None),
     # a choice among several named tools: Anthropic forces one tool or any
-    "06_tool_choice_allowed_tools": ("choice.unsupported", "/tool_choice", "anthropic"),
+    "06_tool_choice_allowed_tools": ("choice.unsupported", "/tool_choice", ("anthropic", "mistral")),
     "06_parallel_3_function_calls": (
         "choice.unsupported",
         "/toolConfig/functionCallingConfig/allowedFunctionNames",
-        "anthropic",
+        ("anthropic", "mistral"),
     ),
     "07_followup_3_functionResponses": (
         "choice.unsupported",
         "/toolConfig/functionCallingConfig/allowedFunctionNames",
-        "anthropic",
+        ("anthropic", "mistral"),
     ),
-    # documents: OpenAI dialects take PDF files (Chat: as data only); Gemini reads only its own file URIs
-    "19_document_pdf_url": ("content.unsupported", "/messages/0/content/1", ("openai-chat", "gemini")),
+    # documents: OpenAI dialects take PDF files (Chat: as data only); Gemini reads only its own file URIs;
+    # Mistral takes none (its `document_url` chunks are not mapped)
+    "19_document_pdf_url": (
+        "content.unsupported",
+        "/messages/0/content/1",
+        ("openai-chat", "gemini", "mistral"),
+    ),
     "20_document_text_source": (
         "content.unsupported",
         "/messages/0/content/1",
-        ("openai-chat", "openai-responses"),
+        ("openai-chat", "openai-responses", "mistral"),
     ),
+    "18_document_pdf_base64": ("content.unsupported", "/messages/0/content/1", "mistral"),
+    "14_document_pdf_inlineData": ("content.unsupported", "/contents/0/parts/1", "mistral"),
+    "17_document_pdf_file_data": ("content.unsupported", "/input/0/content/1", "mistral"),
     # hosted (server) tools and their history blocks: the canonical hub carries none (RULES.md,
     # "Hosted tools"), so every target refuses, the source's own dialect included
     "21_web_search_server_tool": ("tool.unsupported_type", "/tools/0/type", None),

@@ -194,6 +194,8 @@ ERRORS = {
     },
     "gemini": {"data": {"error": {"code": 503, "message": "Overloaded", "status": "overloaded_error"}}},
     "canonical": {"data": {"type": "error", "error": {"code": "overloaded_error", "message": "Overloaded"}}},
+    # Mistral's mid-stream error is not documented: the Chat-family decoder reads OpenAI's form
+    "mistral": {"data": {"error": {"message": "Overloaded", "type": "overloaded_error", "code": None}}},
 }
 
 

@@ -37,6 +37,7 @@ FILES = {
         "11_stream_reasoning_then_function_call_2025-12.chunks.jsonl",
         "12_stream_function_call_azure_2026-02.chunks.jsonl",
     ],
+    "mistral": ["07_stream_tool_call.chunks.jsonl"],
 }
 
 
