@@ -8,7 +8,7 @@ Chat-family codec (``dialects/chat_request.py``) with Mistral's own rules (the S
 - a call's ``arguments`` is JSON text or a JSON object (``FunctionCall.arguments: Dict | str``); calls are
   written with JSON text;
 - tool-call ids are 9 ASCII letters and digits: any other id is written as one derived from it
-  (``calls.alnum_id``), the same for the call and its results (RULES.md, "Mistral");
+  (``calls.alnum_id``), the same for the call and its results (RULES.md, "Ids");
 - a canonical request whose last message is the assistant's (a prefill) ends with that message and
   ``prefix: true``, which Mistral requires of a last assistant message; a source's ``prefix`` is read as a
   boolean (a prefix message is the last one: the prefill);
