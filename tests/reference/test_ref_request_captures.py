@@ -74,8 +74,19 @@ HOSTED = {
 }
 
 
+# Mistral takes reasoning_effort high or none only (RULES.md, "Encoding (canonical → each dialect)")
+MISTRAL_EFFORTS = {
+    "16_thinking_tool_history": "/thinking",
+    "16_codex_first_turn": "/reasoning",
+    "14_stream_reasoning_then_function_call_2025-09": "/reasoning",
+    "15_reasoning_items_history": "/reasoning",
+}
+
+
 def _expected(path: Path, target: str):
     stem = path.name.split(".")[0]
+    if target == "mistral" and stem in MISTRAL_EFFORTS:
+        return ("request.unsupported_field", MISTRAL_EFFORTS[stem])
     entry = EXPECTED_ERRORS.get(stem)
     targets = entry[2] if entry and isinstance(entry[2], tuple) else (entry[2],) if entry else ()
     if entry and (entry[2] is None or target in targets):

@@ -2,9 +2,10 @@
 Chat-family codec (``dialects/chat_request.py``) with Mistral's own rules (the SDK's
 ``ChatCompletionRequest``, ``AssistantMessage``, ``ToolMessage``, ``ToolCall``):
 
-- ``system``, ``user``, ``assistant`` and ``tool`` roles; ``max_tokens``; ``reasoning_effort`` (the
-  efforts of OpenAI's, ``none`` to ``xhigh``); a tool message's ``name`` (read, and written when the result
-  names its function);
+- ``system``, ``user``, ``assistant`` and ``tool`` roles; ``max_tokens``; ``reasoning_effort`` (read as
+  any of OpenAI's efforts, the SDK's type; written ``high`` or ``none`` only, the values the API takes: any
+  other is ``request.unsupported_field``, degrade ``high``); a tool message's ``name`` (read, and written
+  when the result names its function);
 - a call's ``arguments`` is JSON text or a JSON object (``FunctionCall.arguments: Dict | str``); calls are
   written with JSON text;
 - tool-call ids are 9 ASCII letters and digits: any other id is written as one derived from it
@@ -25,12 +26,16 @@ from ... import calls, reasoning
 from ..._json import copy_json, invalid
 from ...custom import refuse_call, wrapped_arguments, wrapping
 from ...errors import Segments
-from ...request import Request, drop_setting
+from ...request import Request, drop_setting, unsupported
 from ..chat_request import KNOWN, ChatRequestCodec
 from . import tools as mistral
 from .rules import RULES
 
 NAME = RULES.name
+#: the reasoning efforts the API takes ("reasoning_effort <value> is not supported for this model,
+#: supported values: [high, none]", quoted by any-llm's Mistral provider;
+#: https://docs.mistral.ai/studio-api/conversations/reasoning)
+EFFORTS = ("high", "none")
 
 
 class MistralRequest(ChatRequestCodec):
@@ -59,6 +64,11 @@ class MistralRequest(ChatRequestCodec):
 
     def encode_extras(self, req: Request, out: dict, profile: Mapping[str, str]) -> None:
         reasoning.write_chat(req, out)
+        effort = out.get("reasoning_effort")
+        if effort is not None and effort not in EFFORTS:
+            message = f"Mistral takes reasoning_effort high or none, not {effort!r}"
+            unsupported(profile, "request.unsupported_field", message, req.setting_path("reasoning"))
+            out["reasoning_effort"] = "high"  # degrade: some reasoning, as asked
         for name in ("web_search", "top_k"):
             drop_setting(req, name, NAME, profile)
 
