@@ -10,8 +10,9 @@ exactly as a user would (every member of the source body but ``model`` becomes a
 provider SDK's HTTP client (``anthropic.AsyncAnthropic``, ``openai.AsyncOpenAI``, ``google.genai.Client``)
 talking to an in-process fake upstream (:class:`~._common.Upstream`), never to the network:
 
-- ``request`` (source API → provider): the JSON body the SDK would POST is recorded: openai-chat → anthropic
-  and → gemini (``completion``), anthropic → openai-chat and → gemini (``messages``);
+- ``request`` (source API → provider): the JSON body the SDK would POST is recorded: openai-chat → anthropic,
+  → gemini and → mistral (``completion``; Mistral through the ``mistralai`` SDK), anthropic → openai-chat
+  and → gemini (``messages``);
 - ``tools`` / ``tool_choice``, same pairs: the same call with a one-message request (plus, for a tool choice,
   tools named as the choice names them, or one ``f`` tool), keeping only the target's tool members of the
   recorded body (``tools``; ``tool_choice``/``parallel_tool_calls``, ``toolConfig``);
@@ -75,6 +76,11 @@ CHOICE_MEMBERS = {
     "gemini": ("toolConfig",),
     "openai-chat": ("tool_choice", "parallel_tool_calls", "function_call"),
 }
+# Mistral: any-llm's ``mistral`` provider drives the official ``mistralai`` SDK (its ``async_client`` talks to
+# the fake upstream): openai-chat → mistral through ``completion``
+PROVIDERS["mistral"] = ("mistral", "mistral-large-latest")
+PAIRS.append(("openai-chat", "mistral"))
+CHOICE_MEMBERS["mistral"] = ("tool_choice", "parallel_tool_calls")
 
 
 def _llm(target: str, up: Upstream) -> Any:
@@ -90,6 +96,8 @@ def _llm(target: str, up: Upstream) -> Any:
             retry_options=types.HttpRetryOptions(attempts=1),
         )
         return AnyLLM.create(provider, api_key="toolwire-offline", http_options=options)
+    if provider == "mistral":  # mistralai.client.Mistral takes its httpx client as ``async_client``
+        return AnyLLM.create(provider, api_key="toolwire-offline", async_client=up.async_client())
     return AnyLLM.create(provider, api_key="toolwire-offline", http_client=up.async_client(), max_retries=0)
 
 
@@ -107,7 +115,7 @@ class AnyLLMTranslator(PeerTranslator):
     name = "any-llm"
     dist = "any-llm-sdk"
     #: the library and the provider SDKs it drives (their API errors carry the provider's message)
-    library_modules = ("any_llm", "anthropic", "google", "openai")
+    library_modules = ("any_llm", "anthropic", "google", "openai", "mistralai")
     not_incremental = (
         "any-llm's synchronous streaming (completion/messages with stream=True) reads the provider's stream "
         "on a background event-loop thread into an unbounded queue (any_llm.utils.aio), so how far it has "
@@ -117,6 +125,7 @@ class AnyLLMTranslator(PeerTranslator):
     def setup(self) -> None:
         import any_llm.providers.anthropic.anthropic  # noqa: F401  (imports up front, outside any check)
         import any_llm.providers.gemini.gemini  # noqa: F401
+        import any_llm.providers.mistral.mistral  # noqa: F401
         import any_llm.providers.openai.openai  # noqa: F401
 
         for source, target in PAIRS:
