@@ -340,7 +340,14 @@ FIELD_KINDS: tuple[tuple[str, str], ...] = (("request", "Requests"), ("response"
 FIELD_AREAS = frozenset({"messages", "calls", "results", "responses"})
 #: feature-key prefixes of those areas, for features the vocabulary does not describe
 _FIELD_PREFIXES = frozenset({"messages", "request", "calls", "results", "ids", "response"})
-DIALECT_ORDER: tuple[str, ...] = ("canonical", "openai-chat", "openai-responses", "anthropic", "gemini")
+DIALECT_ORDER: tuple[str, ...] = (
+    "canonical",
+    "openai-chat",
+    "openai-responses",
+    "anthropic",
+    "gemini",
+    "mistral",
+)
 
 
 def _dialect_key(name: str) -> tuple[int, str]:
