@@ -180,14 +180,35 @@ def encode_call_id(call_id: str, target: DialectRules, profile: Mapping[str, str
     ``ids.prefix=keep``: unchanged. ``rewrite``: a known prefix (``call_``, ``toolu_``, ``fc_``) is
     stripped and the target's ``call_id_prefix`` added; targets without one (gemini, canonical) keep
     the id. A :class:`GeneratedId` always takes the target's prefix (``call_`` when it has none).
-    The mapping is a pure function of the id, so a call and its results always agree.
+    A target with a ``call_id_length`` (Mistral) gets every id it would refuse as :func:`alnum_id` of it,
+    under every profile. The mapping is a pure function of the id, so a call and its results always agree.
     """
     prefix = target.call_id_prefix
     if isinstance(call_id, GeneratedId):
-        return (prefix or GENERATED_ID_PREFIX) + call_id.body
-    if profile.get("ids.prefix", "keep") != "rewrite" or prefix is None:
-        return str(call_id)
-    return prefix + strip_known_prefix(call_id)
+        out = (prefix or GENERATED_ID_PREFIX) + call_id.body
+    elif profile.get("ids.prefix", "keep") != "rewrite" or prefix is None:
+        out = str(call_id)
+    else:
+        out = prefix + strip_known_prefix(call_id)
+    length = target.call_id_length
+    if length is not None and not (len(out) == length and out.isascii() and out.isalnum()):
+        return alnum_id(out, length)
+    return out
+
+
+_ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def alnum_id(call_id: str, length: int) -> str:
+    """A deterministic id of ``length`` ASCII letters and digits derived from ``call_id``: the SHA-256 of
+    its UTF-8 bytes as a base-62 number, its last ``length`` digits (``call_abc`` always gives the same
+    id, so a call and the results naming it still pair)."""
+    number = int.from_bytes(hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).digest(), "big")
+    digits = []
+    for _ in range(length):
+        number, digit = divmod(number, len(_ALNUM))
+        digits.append(_ALNUM[digit])
+    return "".join(digits)
 
 
 def is_generated(call_id: Any) -> bool:

@@ -6,7 +6,7 @@ here. (``text``, decode-only, has no codecs of its own: ``toolwire_reference.tex
 from __future__ import annotations
 
 from .dialect import Dialect
-from .dialects import anthropic, bedrock_converse, canonical, gemini, openai_chat, openai_responses
+from .dialects import anthropic, bedrock_converse, canonical, gemini, mistral, openai_chat, openai_responses
 
 DIALECTS: tuple[Dialect, ...] = (
     canonical.DIALECT,
@@ -15,6 +15,7 @@ DIALECTS: tuple[Dialect, ...] = (
     anthropic.DIALECT,
     gemini.DIALECT,
     bedrock_converse.DIALECT,
+    mistral.DIALECT,
 )
 #: the dialects' names, in the registry's order
 NAMES: tuple[str, ...] = tuple(d.name for d in DIALECTS)

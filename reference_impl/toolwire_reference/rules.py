@@ -27,6 +27,8 @@ class DialectRules:
     - ``tool_name_pattern``: the tool-name rule a target holds tool names (and named choices) to;
     - ``call_id_prefix``: ``call_id_prefix`` of ``corpus/dialects/<name>.json`` (None: no convention, ids
       kept under ``ids.prefix=rewrite``; a generated id then takes ``call_``);
+    - ``call_id_length``: the target takes only ids of exactly this many ASCII letters and digits (Mistral:
+      9); any other id is replaced by one derived from it (``calls.encode_call_id``);
     - ``custom_tools``: custom (free-form) tools and calls (``toolwire_reference.custom``); the others take
       JSON objects only; ``custom_streams``: streams of custom calls too;
     - ``stream_thinking``: a stream may carry thinking (``stream.thinking=keep`` keeps it);
@@ -42,6 +44,7 @@ class DialectRules:
     tool_name_pattern: str
     endpoint: str | None = None
     call_id_prefix: str | None = None
+    call_id_length: int | None = None
     custom_tools: bool = False
     custom_streams: bool = False
     stream_thinking: bool = False

@@ -120,6 +120,8 @@ def error_body(
                 }
             ]
         return {"error": err}
+    if dialect == "mistral":  # {"object": "error", "message", "type", "param", "code"}, not nested
+        return {"object": "error", "message": message, "type": kind, "param": path, "code": code}
     err = {"type": kind, "message": message}
     if code is not None:
         err["code"] = code
@@ -136,7 +138,7 @@ def error_event(dialect: str, message: str, *, code: str | None = None, path: st
     if dialect == "openai-responses":
         return {"event": "error", "data": {"type": "error", "code": code, "message": message, "param": path}}
     body = error_body(
-        dialect,
+        "openai-chat" if dialect == "mistral" else dialect,  # Mistral's stream errors are not documented
         500 if code is None else 400,
         message,
         code=code,
@@ -158,6 +160,8 @@ def upstream_error(dialect: str, status: int, raw: bytes) -> tuple[str, str | No
     err = body.get("error") if isinstance(body, dict) else None
     if isinstance(body, list) and body and isinstance(body[0], dict):  # Gemini sometimes wraps it in a list
         err = body[0].get("error")
+    if isinstance(body, dict) and body.get("object") == "error":  # Mistral's error is the body itself
+        err = body
     if isinstance(err, dict):
         message = err.get("message")
         kind = err.get("type") if dialect != "gemini" else None

@@ -108,7 +108,8 @@ def test_error_paths_move_with_the_projection() -> None:
 def test_every_canonical_tools_case_reaches_real_dialects() -> None:
     checks = CORPUS.checks()
     projected = [c for c in checks if c.projected_from == "canonical"]
-    assert {c.source for c in projected} == {"openai-chat", "openai-responses", "anthropic", "gemini"}
+    providers = {"openai-chat", "openai-responses", "anthropic", "gemini", "mistral"}
+    assert {c.source for c in projected} == providers
     assert all(c.target != c.source and not c.round_trip for c in projected)
     canonical_tools = {c.id for c in CORPUS.cases if c.kind == "tools" and c.source_dialect == "canonical"}
     reached = {c.case_id for c in projected if c.kind == "tools"}

@@ -13,9 +13,9 @@ from typing import Any
 import stream_captures
 from toolwire.streams.dialects import accumulate
 from toolwire_reference.profiles import resolve_profile
-from toolwire_reference.registry import BY_NAME
+from toolwire_reference.registry import BY_NAME, NAMES
 
-DIALECTS = ("canonical", "openai-chat", "openai-responses", "anthropic", "gemini", "bedrock-converse")
+DIALECTS = NAMES
 # The real streams: the loader the harness's stream tests use too (tests/support/stream_captures.py).
 capture_streams = stream_captures.streams
 

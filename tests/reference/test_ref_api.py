@@ -118,7 +118,7 @@ def test_translator_protocol_delegates():
     "kwargs",
     [
         {"kind": "messages", "source": "canonical", "target": "canonical"},
-        {"kind": "tools", "source": "mistral", "target": "canonical"},
+        {"kind": "tools", "source": "cohere", "target": "canonical"},
         {"kind": "tools", "source": "canonical", "target": "bedrock"},
         {"kind": "tools", "source": "canonical", "target": "canonical", "profile": {"openai.strikt": "off"}},
         {
@@ -173,6 +173,7 @@ LOSSLESS = {
     "bedrock-converse": SIMPLE,
     # Responses always carries `strict`: lossless when the source declared it
     "openai-responses": [dict(SIMPLE[0], strict=False)],
+    "mistral": SIMPLE,
 }
 
 

@@ -247,7 +247,7 @@ def test_invalid_choices(source, payload, path):
 
 
 def test_payload_shape():
-    for dialect in ("canonical", "openai-chat", "openai-responses", "anthropic", "gemini"):
+    for dialect in ("canonical", "openai-chat", "openai-responses", "anthropic", "gemini", "mistral"):
         assert refusal("tool_choice", [], dialect, C) == ("payload.invalid", "")
     assert refusal("tool_choice", {"tool_choice": {"mode": "auto"}, "x": 1}, C, C) == (
         "payload.invalid",

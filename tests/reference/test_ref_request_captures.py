@@ -10,7 +10,7 @@ from captures import CAPTURES
 from toolwire_reference import TranslationError, translate
 from toolwire_reference.registry import NAMES as DIALECTS
 
-PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini", "bedrock-converse")
+PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini", "bedrock-converse", "mistral")
 FILES = sorted((d, path) for d in PROVIDERS for path in (CAPTURES / d).glob("*.request*.json"))
 
 # Documented refusals under the default profile (corpus/RULES.md, "Requests").
@@ -35,28 +35,36 @@ EXPECTED_ERRORS = {
     # Code Assist's `session_id` beside the generateContent members (the case leaves it out)
     "14_gemini_cli_first_turn": ("request.unsupported_field", "/session_id", None),
     # a choice among several named tools: Anthropic forces one tool or any
-    "06_tool_choice_allowed_tools": ("choice.unsupported", "/tool_choice", ("anthropic", "bedrock-converse")),
+    "06_tool_choice_allowed_tools": (
+        "choice.unsupported",
+        "/tool_choice",
+        ("anthropic", "bedrock-converse", "mistral"),
+    ),
     "06_parallel_3_function_calls": (
         "choice.unsupported",
         "/toolConfig/functionCallingConfig/allowedFunctionNames",
-        ("anthropic", "bedrock-converse"),
+        ("anthropic", "bedrock-converse", "mistral"),
     ),
     "07_followup_3_functionResponses": (
         "choice.unsupported",
         "/toolConfig/functionCallingConfig/allowedFunctionNames",
-        ("anthropic", "bedrock-converse"),
+        ("anthropic", "bedrock-converse", "mistral"),
     ),
-    # documents: OpenAI dialects take PDF files (Chat: as data only); Gemini reads only its own file URIs
+    # documents: OpenAI dialects take PDF files (Chat: as data only); Gemini reads only its own file URIs;
+    # Mistral takes none (its `document_url` chunks are not mapped)
     "19_document_pdf_url": (
         "content.unsupported",
         "/messages/0/content/1",
-        ("openai-chat", "gemini", "bedrock-converse"),
+        ("openai-chat", "gemini", "bedrock-converse", "mistral"),
     ),
     "20_document_text_source": (
         "content.unsupported",
         "/messages/0/content/1",
-        ("openai-chat", "openai-responses"),
+        ("openai-chat", "openai-responses", "mistral"),
     ),
+    "18_document_pdf_base64": ("content.unsupported", "/messages/0/content/1", "mistral"),
+    "14_document_pdf_inlineData": ("content.unsupported", "/contents/0/parts/1", "mistral"),
+    "17_document_pdf_file_data": ("content.unsupported", "/input/0/content/1", "mistral"),
     # hosted (server) tools and their history blocks: the canonical hub carries none (RULES.md,
     # "Hosted tools"), so every target refuses, the source's own dialect included
     "21_web_search_server_tool": ("tool.unsupported_type", "/tools/0/type", None),
@@ -77,8 +85,19 @@ HOSTED = {
 }
 
 
+# Mistral takes reasoning_effort high or none only (RULES.md, "Encoding (canonical → each dialect)")
+MISTRAL_EFFORTS = {
+    "16_thinking_tool_history": "/thinking",
+    "16_codex_first_turn": "/reasoning",
+    "14_stream_reasoning_then_function_call_2025-09": "/reasoning",
+    "15_reasoning_items_history": "/reasoning",
+}
+
+
 def _expected(path: Path, target: str):
     stem = path.name.split(".")[0]
+    if target == "mistral" and stem in MISTRAL_EFFORTS:
+        return ("request.unsupported_field", MISTRAL_EFFORTS[stem])
     entry = EXPECTED_ERRORS.get(stem)
     targets = entry[2] if entry and isinstance(entry[2], tuple) else (entry[2],) if entry else ()
     if entry and (entry[2] is None or target in targets):

@@ -2,16 +2,20 @@
 
 import copy
 import json
+import re
 
 import pytest
 from captures import CAPTURES
 from ref_helpers import run
+from toolwire_reference.calls import encode_call_id
+from toolwire_reference.registry import BY_NAME
 from toolwire_reference.registry import NAMES as DIALECTS
 
-PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini", "bedrock-converse")
+PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini", "bedrock-converse", "mistral")
 EXTRA = {
     "gemini": ["11_response_single_function_call_gemini3.json"],
     "openai-responses": ["12b_response_function_call_azure_2026-02.json"],
+    "mistral": ["06_response_tool_call.json"],
 }
 
 
@@ -121,6 +125,19 @@ def _check_gemini(out):
             assert isinstance(part["functionCall"]["args"], dict)
 
 
+def _check_mistral(out):
+    assert out["object"] == "chat.completion" and isinstance(out["usage"], dict)
+    assert isinstance(out["id"], str) and isinstance(out["created"], int) and isinstance(out["model"], str)
+    (choice,) = out["choices"]
+    assert choice["finish_reason"] in ("stop", "length", "model_length", "error", "tool_calls")
+    message = choice["message"]
+    assert message["role"] == "assistant"
+    assert message["content"] is None or isinstance(message["content"], str)
+    for call in message.get("tool_calls", []):
+        assert re.fullmatch("[a-zA-Z0-9]{9}", call["id"]), call["id"]
+        json.loads(call["function"]["arguments"])
+
+
 def _check_canonical(out):
     assert {"content", "stop_reason"} <= set(out)
     json.dumps(out)
@@ -145,6 +162,7 @@ CHECKS = {
     "openai-responses": _check_responses,
     "anthropic": _check_anthropic,
     "gemini": _check_gemini,
+    "mistral": _check_mistral,
 }
 
 
@@ -157,7 +175,7 @@ def _carried_by(canonical, dialect):
     content = []
     for part in out["content"]:
         if part["type"] == "thinking" and (
-            dialect == "openai-chat" or (dialect == "anthropic" and "signature" not in part)
+            dialect in ("openai-chat", "mistral") or (dialect == "anthropic" and "signature" not in part)
         ):
             continue
         if part.get("origin") not in (None, dialect):  # a signature goes back only to its issuer
@@ -183,7 +201,7 @@ def _carried_by(canonical, dialect):
         out.setdefault("usage", {"input_tokens": 0, "output_tokens": 0})
     usage = out.get("usage")
     if usage:
-        if dialect in ("anthropic", "bedrock-converse"):
+        if dialect in ("anthropic", "bedrock-converse", "mistral"):
             usage.pop("reasoning_tokens", None)
         if dialect == "gemini":
             for key in ("cached_input_tokens", "reasoning_tokens"):
@@ -218,6 +236,10 @@ def _same_meaning(before, after, via):
     ``via`` cannot carry. Generated ids may come back with another prefix."""
     expected = _without_envelope_noise(_carried_by(before, via), via)
     got = _without_envelope_noise(_carried_by(after, via), via)
+    if via == "mistral":  # ids Mistral would refuse come back derived (RULES.md, "Mistral")
+        for part in expected["content"]:
+            if part["type"] == "tool_call":
+                part["id"] = encode_call_id(part["id"], BY_NAME["mistral"].rules, {})
     for a, b in zip(_ids(expected), _ids(got), strict=True):
         assert a == b or _strip_prefix(a) == _strip_prefix(b)
     for part in expected["content"] + got["content"]:

@@ -17,7 +17,7 @@ from toolwire_reference.registry import BY_NAME
 from toolwire_reference.registry import NAMES as DIALECTS
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
-PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini")
+PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini", "mistral")
 
 
 def tr(payload, source, target, **profile):
@@ -237,7 +237,7 @@ def _tool_content(stop_reason):
 
 
 def _provider_stop(out, dialect):
-    if dialect == "openai-chat":
+    if dialect in ("openai-chat", "mistral"):
         return out["choices"][0]["finish_reason"]
     if dialect == "anthropic":
         return out["stop_reason"]

@@ -195,6 +195,8 @@ ERRORS = {
     "gemini": {"data": {"error": {"code": 503, "message": "Overloaded", "status": "overloaded_error"}}},
     "canonical": {"data": {"type": "error", "error": {"code": "overloaded_error", "message": "Overloaded"}}},
     "bedrock-converse": {"event": "serviceUnavailableException", "data": {"message": "Overloaded"}},
+    # Mistral's mid-stream error is not documented: the Chat-family decoder reads OpenAI's form
+    "mistral": {"data": {"error": {"message": "Overloaded", "type": "overloaded_error", "code": None}}},
 }
 #: an overload's code: Bedrock names it by its own closed set of exception events
 OVERLOADED = ("overloaded_error", "serviceUnavailableException")

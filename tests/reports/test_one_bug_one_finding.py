@@ -45,7 +45,8 @@ def test_nested_additional_properties_forgotten_is_one_finding(corpus) -> None:
     assert finding.count == len(failed)
     title = finding.plain_title()
     assert "`additionalProperties` missing in the schemas at" in title and title.endswith("(any depth)")
-    assert title.startswith("anthropic, canonical, gemini, openai-responses→openai-chat JSON Schemas")
+    sources = "anthropic, canonical, gemini, mistral, openai-responses"
+    assert title.startswith(f"{sources}→openai-chat JSON Schemas")
     assert len(title) < 250
     # the same key reported by the wire schema ("'additionalProperties' is a required property") is the
     # same finding, not one per property name

@@ -41,6 +41,7 @@ FILES = {
         "08_converse_stream_tool_use.response.decoded.jsonl",
         "09_converse_stream_followup.response.decoded.jsonl",
     ],
+    "mistral": ["07_stream_tool_call.chunks.jsonl"],
 }
 
 

@@ -155,6 +155,8 @@ def chat_call_body(part: Mapping[str, Any]) -> dict:
 
 # ---- tool choice -------------------------------------------------------------------------------
 
+#: the string tool choices of OpenAI's dialects, each its canonical mode
+STRING_MODES: Mapping[str, str] = {"auto": "auto", "none": "none", "required": "required"}
 ToolRef = Callable[[str, bool], dict]  # (name, custom) -> the dialect's reference to that tool
 ReadRef = Callable[[Any, str], "str | None"]  # (a reference, its type) -> the tool name, or None
 
@@ -164,13 +166,20 @@ def decode_choice(
     profile: Mapping[str, str],
     *,
     read_ref: ReadRef,
-    allowed_members: Callable[[dict], tuple[Any, Any]],
+    allowed_members: Callable[[dict], tuple[Any, Any]] | None,
     unsupported_types: frozenset[str],
     legacy: bool,
+    dialect: str | None = None,
+    strings: Mapping[str, str] = STRING_MODES,
+    default_type: str | None = None,
 ) -> Choice:
-    """Decode ``{tool_choice?, parallel_tool_calls?, function_call? (chat only)}``."""
+    """Decode ``{tool_choice?, parallel_tool_calls?, function_call? (chat only)}``.
+
+    The Chat-like dialects that are not OpenAI's (Mistral) name themselves (``dialect``), map their own
+    strings to modes (``strings``: Mistral's ``any`` is ``required``), and may leave an object choice's
+    ``type`` out (``default_type``); without ``allowed_members`` they have no ``allowed_tools``."""
     members = ("tool_choice", "parallel_tool_calls") + (("function_call",) if legacy else ())
-    obj = read_payload(payload, members, "openai-chat" if legacy else "openai-responses")
+    obj = read_payload(payload, members, dialect or ("openai-chat" if legacy else "openai-responses"))
     choice = Choice()
     value, path = obj.get("tool_choice"), "/tool_choice"
     if legacy and obj.get("function_call") is not None:
@@ -187,10 +196,12 @@ def decode_choice(
     if value is None:
         pass
     elif isinstance(value, str):
-        if value not in ("auto", "none", "required"):
+        if value not in strings:
             raise invalid_choice(f"unknown tool choice {value!r}", path)
-        choice.mode = value
+        choice.mode = strings[value]
     elif isinstance(value, dict):
+        if default_type is not None and "type" not in value:
+            value = {"type": default_type, **value}
         _decode_object_choice(choice, value, path, profile, read_ref, allowed_members, unsupported_types)
     else:
         raise invalid_choice("the tool choice must be a string or an object", path)
@@ -208,7 +219,7 @@ def _decode_object_choice(choice, value, path, profile, read_ref, allowed_member
         choice.mode, choice.tools = "required", [name]
         if kind == "custom":
             choice.custom = frozenset((name,))
-    elif kind == "allowed_tools":
+    elif kind == "allowed_tools" and allowed_members is not None:
         mode, refs = allowed_members(value)
         if mode not in ("auto", "required"):
             raise invalid_choice('`allowed_tools` mode must be "auto" or "required"', path)

@@ -93,6 +93,7 @@ MINIMAL_REQUESTS: dict[str, dict[str, Any]] = {
     "openai-responses": {"model": MODEL, "input": "hi"},
     "anthropic": {"model": MODEL, "max_tokens": 64, "messages": [{"role": "user", "content": "hi"}]},
     "gemini": {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]},
+    "mistral": {"model": MODEL, "messages": [{"role": "user", "content": "hi"}]},
 }
 
 

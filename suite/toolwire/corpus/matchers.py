@@ -714,7 +714,7 @@ def instantiate(expected: Any) -> tuple[Any, set[str]]:
     ``$json`` → the JSON text of the instantiated inner value, ``$id`` → prefix + "x1", ``$type`` → a value
     of that type, ``$unordered`` → the list, ``$literal`` → its content, ``$optional`` → its value
     (present), ``$absent`` members removed. Unknown (errors at or under these pointers should be ignored):
-    ``$any``, ``$regex``, ``$oneOf`` and ``$type``.
+    ``$any``, ``$regex``, ``$oneOf``, ``$type`` and an ``$id`` without a prefix.
     """
     unknown: set[str] = set()
 
@@ -730,6 +730,8 @@ def instantiate(expected: Any) -> tuple[Any, set[str]]:
                 return json.dumps(value, ensure_ascii=False)
             if name == "$id":
                 prefix = arg.get("prefix", "") if isinstance(arg, dict) else ""
+                if not prefix:
+                    unknown.add(path)  # nothing of the id is known (a dialect may fix its form: Mistral's)
                 return f"{prefix or ''}x1"
             if name == "$type":
                 unknown.add(path)

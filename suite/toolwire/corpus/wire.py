@@ -107,8 +107,8 @@ def _extensions(error: Any) -> list[str] | None:
     """When ``error`` is only about what a client ignores (members the schema does not know, a null
     member), the pointers of the unknown members; else None. A ``oneOf``/``anyOf`` error counts when one
     of its branches fails only that way."""
-    if error.validator == "type" and error.instance is None:
-        return []
+    if error.instance is None and error.validator in ("type", "enum", "const"):
+        return []  # a null member (`delta.role: null`): read as absent by the SDKs
     if error.validator == "additionalProperties" and error.validator_value is False:
         known = error.schema.get("properties", {})
         patterns = list(error.schema.get("patternProperties", {}))

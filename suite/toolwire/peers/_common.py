@@ -362,6 +362,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "gemini": ("gemini-",),
     "openai-chat": _OPENAI,
     "openai-responses": _OPENAI,
+    "mistral": ("mistral-", "magistral-", "codestral-", "devstral-", "ministral-", "pixtral-", "open-"),
 }
 
 

@@ -11,10 +11,11 @@ provider SDK's HTTP client (``anthropic.AsyncAnthropic``, ``openai.AsyncOpenAI``
 talking to an in-process fake upstream (:class:`~._common.Upstream`), never to the network:
 
 - ``request`` (source API → provider): the JSON body the SDK would POST is recorded: openai-chat → anthropic,
-  → gemini and → bedrock-converse (``completion``), anthropic → openai-chat and → gemini (``messages``). The
-  ``bedrock`` provider calls boto3's ``converse``: it is given a real ``bedrock-runtime`` client whose HTTP
-  goes to the fake upstream (:func:`~._common.bedrock_runtime_client`), so botocore writes the JSON body
-  and parses the answer, event streams included (their frames: :func:`~._common.eventstream_frame`);
+  → gemini, → bedrock-converse and → mistral (``completion``; Mistral through the ``mistralai`` SDK),
+  anthropic → openai-chat and → gemini (``messages``). The ``bedrock`` provider calls boto3's ``converse``:
+  it is given a real ``bedrock-runtime`` client whose HTTP goes to the fake upstream
+  (:func:`~._common.bedrock_runtime_client`), so botocore writes the JSON body and parses the answer, event
+  streams included (their frames: :func:`~._common.eventstream_frame`);
 - ``tools`` / ``tool_choice``, same pairs: the same call with a one-message request (plus, for a tool choice,
   tools named as the choice names them, or one ``f`` tool), keeping only the target's tool members of the
   recorded body (``tools``; ``tool_choice``/``parallel_tool_calls``, ``toolConfig``);
@@ -67,6 +68,8 @@ PROVIDERS = {
     "openai-chat": ("openai", "gpt-4.1"),
     # the model of the recorded Bedrock traffic (a Converse body names no model: the URL does)
     "bedrock-converse": ("bedrock", "us.anthropic.claude-sonnet-4-5-20250929-v1:0"),
+    # the official ``mistralai`` SDK, its ``async_client`` talking to the fake upstream
+    "mistral": ("mistral", "mistral-large-latest"),
 }
 PAIRS = [
     ("openai-chat", "anthropic"),
@@ -74,6 +77,7 @@ PAIRS = [
     ("anthropic", "openai-chat"),
     ("anthropic", "gemini"),
     ("openai-chat", "bedrock-converse"),
+    ("openai-chat", "mistral"),
 ]
 MINIMAL = {
     "openai-chat": {"messages": [{"role": "user", "content": "hi"}]},
@@ -85,6 +89,7 @@ CHOICE_MEMBERS = {
     "anthropic": ("tool_choice",),
     "gemini": ("toolConfig",),
     "openai-chat": ("tool_choice", "parallel_tool_calls", "function_call"),
+    "mistral": ("tool_choice", "parallel_tool_calls"),
 }
 
 
@@ -103,6 +108,8 @@ def _llm(target: str, up: Upstream) -> Any:
             retry_options=types.HttpRetryOptions(attempts=1),
         )
         return AnyLLM.create(provider, api_key="toolwire-offline", http_options=options)
+    if provider == "mistral":  # mistralai.client.Mistral takes its httpx client as ``async_client``
+        return AnyLLM.create(provider, api_key="toolwire-offline", async_client=up.async_client())
     return AnyLLM.create(provider, api_key="toolwire-offline", http_client=up.async_client(), max_retries=0)
 
 
@@ -120,7 +127,7 @@ class AnyLLMTranslator(PeerTranslator):
     name = "any-llm"
     dist = "any-llm-sdk"
     #: the library and the provider SDKs it drives (their API errors carry the provider's message)
-    library_modules = ("any_llm", "anthropic", "google", "openai")
+    library_modules = ("any_llm", "anthropic", "google", "openai", "mistralai")
     not_incremental = (
         "any-llm's synchronous streaming (completion/messages with stream=True) reads the provider's stream "
         "on a background event-loop thread into an unbounded queue (any_llm.utils.aio), so how far it has "
@@ -131,6 +138,7 @@ class AnyLLMTranslator(PeerTranslator):
         import any_llm.providers.anthropic.anthropic  # noqa: F401  (imports up front, outside any check)
         import any_llm.providers.bedrock.bedrock  # noqa: F401
         import any_llm.providers.gemini.gemini  # noqa: F401
+        import any_llm.providers.mistral.mistral  # noqa: F401
         import any_llm.providers.openai.openai  # noqa: F401
 
         for source, target in PAIRS:

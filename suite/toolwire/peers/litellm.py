@@ -13,6 +13,8 @@ before import, so the model map is read from the package, not downloaded), each 
   anthropic / gemini → openai-chat feeds the case's events as SSE, one event each time LiteLLM reads more of
   the response (:class:`~._common.SSEStream`), and yields each ``ModelResponseStream`` chunk as LiteLLM yields
   it, dumped as LiteLLM's proxy does (``exclude_none``, ``exclude_unset``), ended by ``[DONE]`` (framing).
+- the same ``litellm.completion`` with ``model="mistral/…"`` (``MistralConfig``): ``request``, ``tools`` and
+  ``tool_choice`` openai-chat → mistral, ``response`` and ``stream`` mistral → openai-chat.
 - ``litellm.responses(model="anthropic/…" | "gemini/…", input, **kwargs)``, its Responses API for providers
   without one (a bridge through chat completions): ``request`` openai-responses → anthropic / gemini,
   ``response`` and ``stream`` anthropic / gemini → openai-responses, the same way (stream events dumped with
@@ -100,6 +102,9 @@ CHOICE_MEMBERS = {
     "gemini": ("toolConfig", "tool_config"),
     "openai-chat": ("tool_choice", "parallel_tool_calls", "function_call"),
 }
+# Mistral, through ``litellm.completion(model="mistral/…")`` (``MistralConfig``, an OpenAI-compatible config)
+MODELS["mistral"] = "mistral/mistral-large-latest"
+CHOICE_MEMBERS["mistral"] = ("tool_choice", "parallel_tool_calls")
 
 
 
@@ -214,6 +219,17 @@ class LiteLLMTranslator(PeerTranslator):
         self.routes[("tool_choice", "anthropic", "openai-chat")] = self._adapter_choice
         self.routes[("response", "openai-chat", "anthropic")] = self._adapter_response
         self.stream_routes[("openai-chat", "anthropic")] = self._adapter_stream
+        self._mistral_routes()
+
+    def _mistral_routes(self) -> None:
+        """openai-chat → mistral requests, tools and tool choices, and mistral → openai-chat responses and
+        streams: ``litellm.completion(model="mistral/…")`` (``MistralConfig`` transforms the request and
+        reads the answer), as for Anthropic and Gemini."""
+        self.routes[("request", "openai-chat", "mistral")] = self._request("openai-chat", "mistral")
+        self.routes[("response", "mistral", "openai-chat")] = self._response("openai-chat", "mistral")
+        self.stream_routes[("mistral", "openai-chat")] = self._stream("openai-chat", "mistral")
+        self.routes[("tools", "openai-chat", "mistral")] = self._tools("mistral")
+        self.routes[("tool_choice", "openai-chat", "mistral")] = self._choice("mistral")
 
     # -- litellm.completion, litellm.responses, litellm.anthropic.messages -----------------------------------
     def _request(self, source: str, target: str) -> Any:

@@ -347,6 +347,7 @@ DIALECT_ORDER: tuple[str, ...] = (
     "anthropic",
     "gemini",
     "bedrock-converse",
+    "mistral",
 )
 
 

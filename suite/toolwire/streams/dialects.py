@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import anthropic, bedrock_converse, canonical, gemini, openai_chat, openai_responses
+from . import anthropic, bedrock_converse, canonical, gemini, mistral, openai_chat, openai_responses
 from .accumulate import Accumulator, Fragment
 from .grammar import Grammar, GrammarViolation, Violation
 from .payload import StreamError
 
 __all__ = ["ACCUMULATORS", "DIALECTS", "GRAMMARS", "accumulate", "check_stream", "fragments", "grammar_for"]
 
-_PACKAGES = (anthropic, bedrock_converse, canonical, gemini, openai_chat, openai_responses)
+_PACKAGES = (anthropic, bedrock_converse, canonical, gemini, mistral, openai_chat, openai_responses)
 #: each dialect's grammar class, by dialect name
 GRAMMARS: dict[str, type[Grammar]] = {p.GRAMMAR.dialect: p.GRAMMAR for p in _PACKAGES}
 #: each dialect's accumulator class, by dialect name

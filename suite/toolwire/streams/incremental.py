@@ -32,12 +32,12 @@ from .dialects import fragments
 
 __all__ = ["SEQUENTIAL", "WHOLE_CALLS", "Incrementality", "Lag", "measure"]
 
-#: target dialects whose tool calls are sent whole (Gemini ``functionCall`` parts): a call is emittable
-#: only once the input says it is complete
-WHOLE_CALLS = ("gemini",)
+#: target dialects whose tool calls are sent whole (Gemini ``functionCall`` parts, Mistral ``tool_calls``):
+#: a call is emittable only once the input says it is complete
+WHOLE_CALLS = ("gemini", "mistral")
 #: target dialects whose blocks come one after the other (Anthropic: one open block at a time; Gemini:
 #: whole calls in order): what follows a call in the output is emittable only once that call is complete
-SEQUENTIAL = ("anthropic", "gemini")
+SEQUENTIAL = ("anthropic", "gemini", "mistral")
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..descriptors import descriptor
 from .sse import events_from_sse
 
 __all__ = [
@@ -46,7 +47,8 @@ def stream_events(payload: Any) -> list[dict[str, Any]]:
 def events_from_jsonl(text: str, dialect: str) -> list[dict[str, Any]]:
     """Events of a recording that kept one ``data`` JSON per line (vercel/ai ``*.chunks.txt``,
     ``framing-stripped`` in corpus/captures/provenance.json): the event names the SSE framing carried are
-    restored as ``data.type`` for the dialects that send them (Anthropic, Responses)."""
+    restored as ``data.type`` for the dialects that send them (Anthropic, Responses), and the terminator
+    (``stream_framing.terminator`` of the dialect's descriptor: ``[DONE]``) after the last line."""
     events: list[dict[str, Any]] = []
     for line in text.splitlines():
         if not line.strip():
@@ -56,6 +58,9 @@ def events_from_jsonl(text: str, dialect: str) -> list[dict[str, Any]]:
             events.append({"event": data["type"], "data": data})
         else:
             events.append({"data": data})
+    terminator = (descriptor(dialect).get("stream_framing") or {}).get("terminator")
+    if terminator and events and events[-1]["data"] != terminator:
+        events.append({"data": terminator})
     return events
 
 

@@ -98,6 +98,12 @@ def _chat_put(data: Any, text: str, position: int, count: int) -> Any:
     return new
 
 
+def _mistral_get(data: Any) -> tuple[Key, str, str] | None:
+    """Mistral sends each tool call whole: only text fragments are re-cut."""
+    found = _chat_get(data)
+    return found if found is not None and found[1] == "text" else None
+
+
 _RESPONSES_DELTAS = (
     "response.output_text.delta",
     "response.refusal.delta",
@@ -206,6 +212,7 @@ _DIALECTS: dict[str, tuple[Getter, Putter, bool]] = {
     "openai-chat": (_chat_get, _chat_put, True),
     "openai-responses": (_responses_get, _responses_put, True),
     "gemini": (_gemini_get, _gemini_put, False),
+    "mistral": (_mistral_get, _chat_put, True),
     "canonical": (_canonical_get, _canonical_put, True),
     "bedrock-converse": (_bedrock_get, _bedrock_put, True),
 }

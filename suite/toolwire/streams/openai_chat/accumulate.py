@@ -62,21 +62,7 @@ class OpenAIChatAccumulator(Accumulator):
                 state["refusal"] = (state["refusal"] or "") + delta["refusal"]
                 out.append(Fragment("text", delta["refusal"]))
             for call in delta.get("tool_calls") or []:
-                calls = state["calls"]
-                fn = call.get("function") or {}
-                if call["index"] not in calls:
-                    calls[call["index"]] = {
-                        "id": call.get("id"),
-                        "name": fn.get("name"),
-                        "arguments": [],
-                        "ordinal": self.new_call(),
-                    }
-                    out.append(Fragment("call_start", call=calls[call["index"]]["ordinal"]))
-                entry = calls[call["index"]]
-                if isinstance(fn.get("arguments"), str):
-                    entry["arguments"].append(fn["arguments"])
-                    if fn["arguments"]:
-                        out.append(Fragment("arguments", fn["arguments"], entry["ordinal"]))
+                out += self.call(state["calls"], call)
             if choice.get("logprobs") is not None:
                 lp = state["logprobs"] = state["logprobs"] or {}
                 for key, value in choice["logprobs"].items():
@@ -87,6 +73,25 @@ class OpenAIChatAccumulator(Accumulator):
                 out.extend(Fragment("call_end", call=c["ordinal"]) for _, c in sorted(state["calls"].items()))
         if self.choices and all(s["finish"] is not None for s in self.choices.values()):
             self.finished = True
+        return out
+
+    def call(self, calls: dict[Any, dict[str, Any]], call: dict[str, Any]) -> list[Fragment]:
+        """Feed one ``delta.tool_calls`` item into ``calls`` (a choice's calls by index)."""
+        out: list[Fragment] = []
+        fn = call.get("function") or {}
+        if call["index"] not in calls:
+            calls[call["index"]] = {
+                "id": call.get("id"),
+                "name": fn.get("name"),
+                "arguments": [],
+                "ordinal": self.new_call(),
+            }
+            out.append(Fragment("call_start", call=calls[call["index"]]["ordinal"]))
+        entry = calls[call["index"]]
+        if isinstance(fn.get("arguments"), str):
+            entry["arguments"].append(fn["arguments"])
+            if fn["arguments"]:
+                out.append(Fragment("arguments", fn["arguments"], entry["ordinal"]))
         return out
 
     def build(self) -> Any:

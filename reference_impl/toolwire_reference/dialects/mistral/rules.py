@@ -1,0 +1,45 @@
+"""The mistral dialect's rules as data (``RULES``; what each field means: ``rules.DialectRules``).
+
+Sources: the mistralai SDK's types (``ChatCompletionRequest``, ``ChatCompletionChoice.finish_reason``), the
+API's error for other tool-call ids ("Tool call id was … but must be a-z, A-Z, 0-9, with a length of 9")
+and for other function names ("must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum
+length of 64"): ``corpus/dialects/mistral.json``.
+"""
+
+from __future__ import annotations
+
+from ...rules import TOOLS_OR_END, DialectRules
+
+RULES = DialectRules(
+    name="mistral",
+    tool_name_pattern=r"^[a-zA-Z0-9_-]{1,64}$",
+    endpoint="/v1/chat/completions",
+    call_id_length=9,
+    request_ignorable=frozenset(("metadata", "prompt_cache_key")),
+    request_default_values={
+        "n": (1,),
+        "safe_prompt": (False,),
+        "presence_penalty": (0,),
+        "frequency_penalty": (0,),
+    },
+    stop_reasons_in={
+        "stop": TOOLS_OR_END,
+        "length": "max_tokens",
+        "model_length": "context_window_exceeded",
+        "tool_calls": "tool_use",
+        "error": "error",
+    },
+    stop_reasons_out={
+        "end_turn": "stop",
+        "max_tokens": "length",
+        "stop_sequence": "stop",
+        "tool_use": "tool_calls",
+        "content_filter": "stop",
+        "refusal": "stop",
+        "pause_turn": "stop",
+        "context_window_exceeded": "model_length",
+        "malformed_tool_call": "error",
+        "error": "error",
+        "other": "stop",
+    },
+)
