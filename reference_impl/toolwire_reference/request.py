@@ -247,7 +247,7 @@ def copy_settings(req: Request, obj: dict, base: Segments, names: Mapping[str, s
     """Read the members ``names`` (wire name -> canonical name) of ``obj`` into ``req``.
 
     ``kinds`` gives the type per canonical name: ``number`` (default), ``integer``, ``count`` (an integer
-    of at least 1), ``string``, ``bool``.
+    of at least 1), ``string``, ``model`` (a string, ``""`` read as absent), ``bool``.
     """
     for wire, name in names.items():
         value = _READERS[kinds.get(name, "number")](obj, wire, base)
@@ -261,6 +261,8 @@ _READERS = {
     # a token budget: every provider refuses one below 1 (Anthropic `max_tokens`, Gemini `maxOutputTokens`)
     "count": lambda o, k, b: read_number(o, k, b, integer=True, least=1),
     "string": read_string,
+    # a model name: "" names none (every API refuses it), read as absent like null
+    "model": lambda o, k, b: read_string(o, k, b) or MISSING,
     "bool": read_bool,
 }
 

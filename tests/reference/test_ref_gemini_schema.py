@@ -238,7 +238,7 @@ def test_null_keyword_values_are_refused_default_kept():
 
 
 def test_errors_from_an_openai_source_point_into_it():
-    wire = [{"type": "function", "function": {"name": "a", "parameters": obj({"p": {"allOf": []}})}}]
+    wire = [{"type": "function", "function": {"name": "a", "parameters": obj({"p": {"allOf": [{}]}})}}]
     assert refusal("tools", wire, "openai-chat", "gemini") == (
         "schema.unsupported_keyword",
         "/0/function/parameters/properties/p/allOf",

@@ -513,3 +513,17 @@ def test_responses_takes_sixteen_output_tokens_or_more():
     degrade = {"unsupported": "degrade"}
     out = translate("request", body, source="anthropic", target="openai-responses", profile=degrade)
     assert out["max_output_tokens"] == 16
+
+
+def test_more_of_what_make_fuzz_found():
+    # an empty `anyOf` (JSON Schema asks for at least one schema), an empty model name, an item id that
+    # is not a Responses one
+    tools = [{"name": "f", "parameters": {"type": "object", "properties": {"k": {"anyOf": []}}}}]
+    err = _refusal("tools", tools, "canonical", "anthropic")
+    assert (err.code, err.path) == ("payload.invalid", "/0/parameters/properties/k/anyOf")
+    chat = {"model": "", "messages": [{"role": "user", "content": "hi"}]}
+    assert "model" not in translate("request", chat, source="openai-chat", target="openai-responses")
+    call = {"type": "function_call", "id": "null", "call_id": "call_1", "name": "f", "arguments": "{}"}
+    response = {"id": "resp_1", "object": "response", "model": "m", "status": "completed", "output": [call]}
+    out = translate("response", response, source="openai-responses", target="openai-responses")
+    assert out["output"][0]["id"].startswith("fc_")

@@ -87,10 +87,10 @@ class ChatRequestCodec:
             body,
             (),
             {"model": "model", "temperature": "temperature", "top_p": "top_p", "stream": "stream"},
-            model="string",
+            model="model",
             stream="bool",
         )
-        copy_settings(req, body, (), self.max_tokens_in, max_tokens="integer")
+        copy_settings(req, body, (), self.max_tokens_in, max_tokens="count")
         stop = read_stop(body, "stop", (), allow_string=True)
         if stop is not MISSING:
             req.set("stop", stop, ("stop",))

@@ -120,7 +120,7 @@ _VALID: dict[str, Callable[[Any], bool]] = {
     _TYPE: _valid_type,
     SINGLE: _is_schema,
     MAP: lambda v: isinstance(v, dict) and _all_schemas(v.values()),
-    LIST: lambda v: isinstance(v, list) and _all_schemas(v),
+    LIST: lambda v: isinstance(v, list) and bool(v) and _all_schemas(v),
     _REQUIRED: lambda v: isinstance(v, list) and _all_strings(v) and len(set(v)) == len(v),
     _ENUM: lambda v: isinstance(v, list),
     _STRING: lambda v: isinstance(v, str),
@@ -296,7 +296,7 @@ def _fast_copy(node: dict, room: int) -> dict:
                 raise Unusual
             out[key] = _fast_copy(value, room - 1)
         elif role is LIST:
-            if kind is not list:
+            if kind is not list or not value:
                 raise Unusual
             out[key] = items = []
             for item in value:
@@ -349,7 +349,7 @@ def _fast(node: dict, room: int) -> None:
         if role is None:
             bounded(value, room - 1)
         elif role is MAP or role is LIST:
-            if kind is not (dict if role is MAP else list):
+            if kind is not (dict if role is MAP else list) or role is LIST and not value:
                 raise Unusual
             for item in value.values() if role is MAP else value:
                 if type(item) is dict:
@@ -425,6 +425,8 @@ def _problem(role: str, key: str, value: Any, at: Segments) -> SchemaProblem:
     if role is LIST:
         if not isinstance(value, list):
             return _bad_shape(f"`{key}` must be an array of schemas, not {json_type(value)}", at)
+        if not value:
+            return _bad_shape(f"`{key}` must name at least one schema", at)
         index, sub = next((i, s) for i, s in enumerate(value) if not _is_schema(s))
         if sub is None:
             return _null_value("a subschema is null", at + (index,))

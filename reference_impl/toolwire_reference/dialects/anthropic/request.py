@@ -75,7 +75,7 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
         body,
         (),
         _SETTINGS_IN,
-        model="string",
+        model="model",
         max_tokens="count",
         top_k="integer",
         stream="bool",

@@ -60,7 +60,7 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
         for key in config:
             if key not in _INFERENCE and key != "stopSequences" and config[key] is not None:
                 raise invalid(f"`inferenceConfig` has no member `{key}`", ("inferenceConfig", key))
-        copy_settings(req, config, ("inferenceConfig",), _INFERENCE, max_tokens="integer")
+        copy_settings(req, config, ("inferenceConfig",), _INFERENCE, max_tokens="count")
         stop = read_stop(config, "stopSequences", ("inferenceConfig",), allow_string=False)
         if stop is not MISSING:
             req.set("stop", stop, ("inferenceConfig", "stopSequences"))

@@ -59,7 +59,7 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
         body,
         (),
         {k: k for k in ("model", "max_tokens", "temperature", "top_p", "top_k", "stream")},
-        model="string",
+        model="model",
         max_tokens="count",
         top_k="integer",
         stream="bool",

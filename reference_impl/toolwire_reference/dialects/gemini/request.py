@@ -89,7 +89,7 @@ def _get(obj: dict, camel: str, spelling: Mapping[str, str], path: Segments) -> 
 
 def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
     body, req = open_request(payload, list(_TOP) + list(_TOP.values()), profile, RULES)
-    copy_settings(req, body, (), {"model": "model"}, model="string")
+    copy_settings(req, body, (), {"model": "model"}, model="model")
     key, system = _get(body, "systemInstruction", _TOP, ())
     if system is not MISSING and system is not None:
         _decode_system(req, system, (key,), profile)

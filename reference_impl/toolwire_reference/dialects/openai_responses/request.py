@@ -75,7 +75,7 @@ _SETTINGS = {
 
 def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
     body, req = open_request(payload, _KNOWN, profile, RULES)
-    copy_settings(req, body, (), _SETTINGS, model="string", max_tokens="count", stream="bool")
+    copy_settings(req, body, (), _SETTINGS, model="model", max_tokens="count", stream="bool")
     reasoning.read_responses(req, body)
     if present(body, "instructions"):
         instructions = msgs.read_text(body["instructions"], ("instructions",), "`instructions`")

@@ -100,11 +100,14 @@ def _item_id(call_id: str, custom: bool = False) -> str:
 
 
 def _kept_item_id(item: dict, path: tuple) -> Any:
-    """The item ``id`` to keep as ``item_id``: MISSING when absent or when it is the one
-    :func:`_item_id` derives from the ``call_id`` (so canonical → Responses → canonical adds nothing)."""
+    """The item ``id`` to keep as ``item_id``: MISSING when absent, when it is the one :func:`_item_id`
+    derives from the ``call_id`` (so canonical → Responses → canonical adds nothing), or when a function
+    call's id is not an ``fc_`` item id, which no Responses request takes back (one is derived instead)."""
     item_id = opt_string(item, "id", path, "`id`")
     custom = item.get("type") == "custom_tool_call"
     if item_id is not MISSING and item_id == _item_id(item["call_id"], custom):
+        return MISSING
+    if item_id is not MISSING and not custom and not item_id.startswith("fc"):
         return MISSING
     return item_id
 
