@@ -181,7 +181,9 @@ def encode_call_id(call_id: str, target: DialectRules, profile: Mapping[str, str
     stripped and the target's ``call_id_prefix`` added; targets without one (gemini, canonical) keep
     the id. A :class:`GeneratedId` always takes the target's prefix (``call_`` when it has none).
     A target with a ``call_id_length`` (Mistral) gets every id it would refuse as :func:`alnum_id` of it,
-    under every profile. The mapping is a pure function of the id, so a call and its results always agree.
+    and one with a ``call_id_pattern`` (Anthropic, Bedrock) as its ``call_id_prefix`` + 24 hex digits of
+    its SHA-256, under every profile. The mapping is a pure function of the id, so a call and its results
+    always agree.
     """
     prefix = target.call_id_prefix
     if isinstance(call_id, GeneratedId):
@@ -193,6 +195,8 @@ def encode_call_id(call_id: str, target: DialectRules, profile: Mapping[str, str
     length = target.call_id_length
     if length is not None and not (len(out) == length and out.isascii() and out.isalnum()):
         return alnum_id(out, length)
+    if target.id_rule is not None and not target.id_rule(out):
+        return derived_id(prefix or "", str(call_id))
     return out
 
 

@@ -197,6 +197,8 @@ def image_from_url(url: Any, path: Segments) -> dict:
         return image_base64(*parsed)
     if url.startswith("data:"):
         raise invalid("a data URI image must be base64-encoded (data:<type>;base64,...)", path)
+    if not url.startswith(("http://", "https://")):
+        raise invalid("an image URL must be an http(s) URL or a base64 data URI", path)
     return image_url(url)
 
 

@@ -29,6 +29,8 @@ class DialectRules:
       kept under ``ids.prefix=rewrite``; a generated id then takes ``call_``);
     - ``call_id_length``: the target takes only ids of exactly this many ASCII letters and digits (Mistral:
       9); any other id is replaced by one derived from it (``calls.encode_call_id``);
+    - ``call_id_pattern``: what every id the target takes matches (Anthropic, Bedrock); any other id is
+      replaced by ``call_id_prefix`` + a hash of it (``calls.encode_call_id``);
     - ``custom_tools``: custom (free-form) tools and calls (``toolwire_reference.custom``); the others take
       JSON objects only; ``custom_streams``: streams of custom calls too;
     - ``stream_thinking``: a stream may carry thinking (``stream.thinking=keep`` keeps it);
@@ -45,6 +47,7 @@ class DialectRules:
     endpoint: str | None = None
     call_id_prefix: str | None = None
     call_id_length: int | None = None
+    call_id_pattern: str | None = None
     custom_tools: bool = False
     custom_streams: bool = False
     stream_thinking: bool = False
@@ -54,9 +57,13 @@ class DialectRules:
     stop_reasons_out: Mapping[str, str] = field(default_factory=dict)
     #: ``tool_name_pattern`` compiled: its ``fullmatch``
     name_rule: Callable[[str], re.Match | None] = field(init=False, repr=False, compare=False)
+    #: ``call_id_pattern`` compiled (its ``fullmatch``), None without one
+    id_rule: Callable[[str], re.Match | None] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "name_rule", re.compile(self.tool_name_pattern).fullmatch)
+        pattern = self.call_id_pattern
+        object.__setattr__(self, "id_rule", re.compile(pattern).fullmatch if pattern else None)
 
 
 # Profiles (corpus/profiles.json): every key, its values, its default.

@@ -10,7 +10,7 @@ from captures import CAPTURES
 from ref_helpers import refusal, run
 from toolwire.corpus import wire
 from toolwire_reference import translate
-from toolwire_reference.dialects.bedrock_converse.rules import TOOL_USE_ID
+from toolwire_reference.dialects.bedrock_converse.rules import RULES as BEDROCK_RULES
 from toolwire_reference.dialects.bedrock_converse.tools import tool_use_id
 
 BEDROCK = "bedrock-converse"
@@ -45,8 +45,8 @@ def test_tool_use_ids_fit_the_rule_and_pair_up(call_id):
     out = run("request", {"messages": _history(call_id), "tools": [WEATHER]}, "canonical", BEDROCK)
     use = out["messages"][1]["content"][0]["toolUse"]["toolUseId"]
     result = out["messages"][2]["content"][0]["toolResult"]["toolUseId"]
-    assert TOOL_USE_ID(use) and use == result
-    assert (use == call_id) == bool(TOOL_USE_ID(call_id))
+    assert BEDROCK_RULES.id_rule(use) and use == result
+    assert (use == call_id) == bool(BEDROCK_RULES.id_rule(call_id))
     assert wire.validate(BEDROCK, "request", out) == []
 
 

@@ -527,3 +527,20 @@ def test_more_of_what_make_fuzz_found():
     response = {"id": "resp_1", "object": "response", "model": "m", "status": "completed", "output": [call]}
     out = translate("response", response, source="openai-responses", target="openai-responses")
     assert out["output"][0]["id"].startswith("fc_")
+
+
+@pytest.mark.parametrize("call_id", ["call:1", "tool|x", "fc.1", "\U000aa917qZ"])
+def test_anthropic_gets_ids_it_takes_paired_with_their_results(call_id):
+    call = {"type": "tool_call", "id": call_id, "name": "f", "arguments": {}}
+    result = {"type": "tool_result", "call_id": call_id, "content": [{"type": "text", "text": "ok"}]}
+    canonical = {
+        "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "hi"}]},
+            {"role": "assistant", "content": [call]},
+            {"role": "user", "content": [result]},
+        ]
+    }
+    out = translate("request", canonical, source="canonical", target="anthropic")
+    use, answer = out["messages"][1]["content"][0], out["messages"][2]["content"][0]
+    assert use["id"].startswith("toolu_") and use["id"] == answer["tool_use_id"]
+    assert all(c.isascii() and (c.isalnum() or c in "_-") for c in use["id"])

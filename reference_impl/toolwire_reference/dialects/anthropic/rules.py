@@ -13,6 +13,8 @@ RULES = DialectRules(
     tool_name_pattern=r"^[a-zA-Z0-9_-]{1,64}$",
     endpoint="/v1/messages",
     call_id_prefix="toolu_",
+    # `tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'` (corpus/RULES.md, "Ids")
+    call_id_pattern=r"[a-zA-Z0-9_-]+",
     stream_thinking=True,
     request_ignorable=frozenset(("metadata", "service_tier", "cache_control")),
     stop_reasons_in={

@@ -4,8 +4,6 @@ from the botocore service model of ``bedrock-runtime`` (2023-09-30): ``ToolName`
 
 from __future__ import annotations
 
-import re
-
 from ...rules import DialectRules
 
 RULES = DialectRules(
@@ -15,6 +13,8 @@ RULES = DialectRules(
     # stream is AWS's binary event stream: `toolwire serve` does not speak it yet
     endpoint=None,
     call_id_prefix="tooluse_",
+    # botocore's `ToolUseId` (pattern and length)
+    call_id_pattern=r"[a-zA-Z0-9_.:-]{1,64}",
     stream_thinking=True,
     request_ignorable=frozenset(
         ("requestMetadata", "performanceConfig", "serviceTier", "additionalModelResponseFieldPaths")
@@ -45,5 +45,3 @@ RULES = DialectRules(
     },
 )
 
-#: ``ToolUseId``: what a ``toolUseId`` may be (pattern and length, botocore's service model)
-TOOL_USE_ID = re.compile(r"[a-zA-Z0-9_.:-]{1,64}").fullmatch

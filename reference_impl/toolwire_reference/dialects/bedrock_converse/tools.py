@@ -22,7 +22,7 @@ from ...custom import without_custom_choice
 from ...errors import fail
 from ...model import Choice, SchemaOrigin, Tool
 from ..common import head, read_function, schema_copy, tool_list
-from .rules import RULES, TOOL_USE_ID
+from .rules import RULES
 
 NAME = RULES.name
 EMPTY_INPUT_SCHEMA = {"type": "object", "properties": {}}
@@ -155,6 +155,5 @@ def encode_tool_choice(choice: Choice, profile: Mapping[str, str]) -> dict:
 def tool_use_id(call_id: str, profile: Mapping[str, str]) -> str:
     """The ``toolUseId`` of a canonical call id (``ids.prefix`` applied): unchanged when it fits
     ``ToolUseId`` (``[a-zA-Z0-9_.:-]``, 1 to 64 characters), else ``tooluse_`` + 24 hex digits of its
-    SHA-256, a pure function of the id, so a call and the results naming it keep agreeing."""
-    out = calls.encode_call_id(call_id, RULES, profile)
-    return out if TOOL_USE_ID(out) else calls.derived_id(RULES.call_id_prefix or "", str(call_id))
+    SHA-256 (``calls.encode_call_id``, the rules' ``call_id_pattern``)."""
+    return calls.encode_call_id(call_id, RULES, profile)
