@@ -12,7 +12,7 @@ import re
 from .descriptors import descriptor
 from .paths import schemas_dir
 
-__all__ = ["DIALECT_PATHS", "PROVIDER_DIALECTS", "expected_path", "is_dialect_path"]
+__all__ = ["DIALECT_NAMES", "DIALECT_PATHS", "PROVIDER_DIALECTS", "expected_path", "is_dialect_path"]
 
 #: ``request.endpoint``: the method, the path, and the other method of the same path, if any
 _ENDPOINT = re.compile(r"^POST (/\S+)(?: \(or (:\w+))?")
@@ -39,6 +39,8 @@ def _endpoints() -> dict[str, tuple[str, str | None]]:
     return found
 
 
+#: every dialect's name, in the order of ``common.schema.json`` ``dialectName`` (the order reports use)
+DIALECT_NAMES: tuple[str, ...] = tuple(_dialect_names())
 _ENDPOINTS = _endpoints()
 PROVIDER_DIALECTS: tuple[str, ...] = tuple(_ENDPOINTS)
 

@@ -655,6 +655,10 @@ class {cls}Grammar(Grammar):
     dialect = "{name}"
     #: TODO: True when SSE `event:` lines name the events (equal to data.type), False when there are none
     event_names = None
+    #: TODO: True when a tool call is only ever sent whole, and when blocks come one after the other (else
+    #: the incrementality measure expects more of the dialect than it can do)
+    whole_calls = False
+    sequential = False
 
     def on_event(self, name: str | None, data: Any) -> None:
         raise self.fail("not-written", NOT_WRITTEN)
@@ -759,10 +763,9 @@ def checklist(run: Plan) -> list[str]:
         "Shared tables that still name each dialect (until they move into the dialect's folder): "
         "suite/toolwire/streams/rechunk.py `_DIALECTS` (get and put a fragment event: without a row, the "
         f"re-chunked variants of {name}-source stream checks error), suite/toolwire/streams/payload.py "
-        "NAMED_EVENTS (SSE event names equal to data.type), suite/toolwire/streams/incremental.py SEQUENTIAL "
-        "and WHOLE_CALLS (blocks one at a time, calls only whole: else the incrementality measure expects "
-        "more of the target than it can do); served over HTTP: suite/toolwire/adapters/http.py "
-        "MINIMAL_REQUESTS and _client_headers, and reference_impl/toolwire_reference/serve.py error_body, "
+        "NAMED_EVENTS (SSE event names equal to data.type); served over HTTP: "
+        "suite/toolwire/adapters/http.py MINIMAL_REQUESTS and _client_headers, and "
+        "reference_impl/toolwire_reference/serve.py error_body, "
         "error_event and upstream_headers.",
         f"corpus/RULES.md: {name}'s rules in each section, where the other dialects have theirs (a "
         f"`### {name} target` under 'Tool definitions', rows in 'Tool choice', 'Stop reasons', 'Reading each "

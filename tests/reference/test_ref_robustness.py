@@ -544,3 +544,20 @@ def test_anthropic_gets_ids_it_takes_paired_with_their_results(call_id):
     use, answer = out["messages"][1]["content"][0], out["messages"][2]["content"][0]
     assert use["id"].startswith("toolu_") and use["id"] == answer["tool_use_id"]
     assert all(c.isascii() and (c.isalnum() or c in "_-") for c in use["id"])
+
+
+def test_what_a_million_random_inputs_found():
+    # a nameless call in a response; a non-boolean `nullable` for Gemini; an empty text block for Anthropic
+    use = {"type": "tool_use", "id": "toolu_1", "name": "", "input": {}}
+    message = {"id": "msg_1", "type": "message", "role": "assistant", "model": "c", "content": [use],
+               "stop_reason": "tool_use", "usage": {"input_tokens": 1, "output_tokens": 1}}
+    err = _refusal("response", message, "anthropic", "gemini")
+    assert (err.code, err.path) == ("response.invalid", "/content/0/name")
+    nickname = {"type": "string", "nullable": -1}
+    tools = [{"name": "f", "parameters": {"type": "object", "properties": {"n": nickname}}}]
+    err = _refusal("tools", tools, "canonical", "gemini")
+    assert (err.code, err.path) == ("payload.invalid", "/0/parameters/properties/n/nullable")
+    empty = {"role": "user", "content": [{"type": "text", "text": ""}]}
+    body = {"model": "m", "max_tokens": 50, "messages": [empty, {"role": "user", "content": "hi"}]}
+    out = translate("request", body, source="anthropic", target="anthropic")
+    assert out["messages"] == [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]

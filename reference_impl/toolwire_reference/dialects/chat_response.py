@@ -32,6 +32,7 @@ from .response_common import (
     has_tool_calls,
     joined_text,
     need_list,
+    need_name,
     need_object,
     need_string,
     now,
@@ -90,7 +91,7 @@ class ChatResponseCodec:
         if kind == "custom" and self.rules.custom_tools:
             inner = need_object(obj.get("custom", MISSING), path + ("custom",), "`custom`")
             call_id = need_string(obj, "id", path, "`id`")
-            name = need_string(inner, "name", path + ("custom",), "`name`")
+            name = need_name(inner, "name", path + ("custom",), "`name`")
             return custom_call_part(inner, call_id, name, path)
         if kind != "function":
             unsupported_part(f"a `{kind}` tool call", path, profile)
@@ -98,7 +99,7 @@ class ChatResponseCodec:
         function = need_object(obj.get("function", MISSING), path + ("function",), "`function`")
         return tool_call_part(
             need_string(obj, "id", path, "`id`"),
-            need_string(function, "name", path + ("function",), "`name`"),
+            need_name(function, "name", path + ("function",), "`name`"),
             self.decode_arguments(
                 function.get("arguments", MISSING), path + ("function", "arguments"), profile
             ),
@@ -141,7 +142,7 @@ class ChatResponseCodec:
             content.append(
                 tool_call_part(
                     IdGenerator(taken).new(),
-                    need_string(function, "name", here, "`name`"),
+                    need_name(function, "name", here, "`name`"),
                     arguments_to_object(arguments, here + ("arguments",), profile),
                 )
             )

@@ -46,6 +46,14 @@ def need_string(obj: dict, key: str, path: Segments, what: str) -> str:
     return value
 
 
+def need_name(obj: dict, key: str, path: Segments, what: str) -> str:
+    """A call's tool name: a non-empty string, else response.invalid (no provider has a nameless tool)."""
+    value = need_string(obj, key, path, what)
+    if not value:
+        raise response_invalid(f"{what} must not be empty", path + (key,))
+    return value
+
+
 def opt_string(obj: dict, key: str, path: Segments, what: str) -> Any:
     """``obj[key]`` when a string; MISSING when absent or null; anything else is response.invalid."""
     value = obj.get(key, MISSING)

@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Protocol
 
+from ..endpoints import DIALECT_NAMES
 from ..results import ResultsError, read_results
 from .bugs import SHOWN_CHECKS, SHOWN_FINDINGS, Code, Finding, find_bugs
 from .scoring import (
@@ -340,15 +341,8 @@ FIELD_KINDS: tuple[tuple[str, str], ...] = (("request", "Requests"), ("response"
 FIELD_AREAS = frozenset({"messages", "calls", "results", "responses"})
 #: feature-key prefixes of those areas, for features the vocabulary does not describe
 _FIELD_PREFIXES = frozenset({"messages", "request", "calls", "results", "ids", "response"})
-DIALECT_ORDER: tuple[str, ...] = (
-    "canonical",
-    "openai-chat",
-    "openai-responses",
-    "anthropic",
-    "gemini",
-    "bedrock-converse",
-    "mistral",
-)
+#: the dialects in the order of their names' list (``common.schema.json``)
+DIALECT_ORDER: tuple[str, ...] = DIALECT_NAMES
 
 
 def _dialect_key(name: str) -> tuple[int, str]:

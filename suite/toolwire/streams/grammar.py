@@ -43,6 +43,12 @@ class Grammar:
     """Base class: subclasses implement :meth:`on_event` and :meth:`on_end` and call :meth:`fail`."""
 
     dialect = ""
+    #: the dialect sends a tool call only whole (Gemini ``functionCall`` parts, Mistral ``tool_calls``): a
+    #: call is emittable only once the input says it is complete (``incremental``)
+    whole_calls = False
+    #: the dialect's blocks come one after the other (Anthropic: one open block at a time): what follows a
+    #: call in the output is emittable only once that call is complete (``incremental``)
+    sequential = False
     #: None: the event name may be absent or equal to ``data.type``; True: it must equal ``data.type``;
     #: False: it must be absent
     event_names: bool | None = None

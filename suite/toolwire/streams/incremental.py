@@ -28,16 +28,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .accumulate import Fragment
-from .dialects import fragments
+from .dialects import GRAMMARS, fragments
 
 __all__ = ["SEQUENTIAL", "WHOLE_CALLS", "Incrementality", "Lag", "measure"]
 
-#: target dialects whose tool calls are sent whole (Gemini ``functionCall`` parts, Mistral ``tool_calls``):
-#: a call is emittable only once the input says it is complete
-WHOLE_CALLS = ("gemini", "mistral")
-#: target dialects whose blocks come one after the other (Anthropic: one open block at a time; Gemini:
-#: whole calls in order): what follows a call in the output is emittable only once that call is complete
-SEQUENTIAL = ("anthropic", "gemini", "mistral")
+#: target dialects whose tool calls are sent whole (their grammar's ``whole_calls``)
+WHOLE_CALLS = tuple(sorted(name for name, grammar in GRAMMARS.items() if grammar.whole_calls))
+#: target dialects whose blocks come one after the other (their grammar's ``sequential``)
+SEQUENTIAL = tuple(sorted(name for name, grammar in GRAMMARS.items() if grammar.sequential))
 
 
 @dataclass(frozen=True)

@@ -246,13 +246,15 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
         for m in req.messages
     ]
     # Anthropic refuses a message with no content ("all messages must have non-empty content"): a message
-    # left empty (a source's empty turn, or only parts Anthropic does not take) is left out, as for Gemini
-    out["messages"] = require_messages([m for m in messages if m["content"]], NAME)
+    # left empty (a source's empty turn, only empty text, or only parts Anthropic does not take) is left
+    # out, as for Gemini; a request left with none is refused after its tools and choice are checked
+    out["messages"] = [m for m in messages if m["content"]]
     tools = encode_tools(req, anthropic, RULES, profile)
     tools = hosted.with_entry(tools, hosted.anthropic_tool(req, profile))
     if tools is not MISSING:
         out["tools"] = tools
     out.update(encode_choice(req, anthropic, RULES, profile))
+    require_messages(out["messages"], NAME)
     reasoning.write_anthropic(req, out, profile)
     put_settings(req, out, _SETTINGS_OUT_LATE)
     drop_setting(req, "response_format", NAME, profile)
@@ -293,8 +295,8 @@ def _encode_document(req: Request, part: dict, profile) -> dict | None:
 
 def _encode_part(req: Request, part: dict, profile) -> dict | None:
     kind = part["type"]
-    if kind == "text":
-        return {"type": "text", "text": part["text"]}
+    if kind == "text":  # Anthropic refuses an empty text block ("text content blocks must be non-empty")
+        return {"type": "text", "text": part["text"]} if part["text"] else None
     if kind == "image":
         return _encode_image(part)
     if kind == "document":

@@ -30,6 +30,7 @@ from ..response_common import (
     has_tool_calls,
     make_usage,
     need_list,
+    need_name,
     need_object,
     need_string,
     opt_count,
@@ -54,7 +55,7 @@ def _decode_block(item: Any, path: tuple, profile: Mapping[str, str]) -> dict | 
     if kind == "tool_use":
         return tool_call_part(
             need_string(block, "id", path, "`id`"),
-            need_string(block, "name", path, "`name`"),
+            need_name(block, "name", path, "`name`"),
             read_arguments_object(block.get("input", MISSING), path + ("input",)),
         )
     if kind == "thinking":

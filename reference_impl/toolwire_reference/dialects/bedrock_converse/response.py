@@ -31,6 +31,7 @@ from ..response_common import (
     has_tool_calls,
     make_usage,
     need_list,
+    need_name,
     need_object,
     need_string,
     opt_count,
@@ -70,7 +71,7 @@ def decode_block(item: Any, path: tuple, profile: Mapping[str, str]) -> dict | N
             return None
         return tool_call_part(
             need_string(use, "toolUseId", where, "`toolUseId`"),
-            need_string(use, "name", where, "`name`"),
+            need_name(use, "name", where, "`name`"),
             read_arguments_object(use.get("input", MISSING), where + ("input",)),
         )
     if key == "reasoningContent":

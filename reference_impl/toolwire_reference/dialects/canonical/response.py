@@ -19,6 +19,7 @@ from ..response_common import (
     USAGE_KEYS,
     canonical_response,
     need_list,
+    need_name,
     need_object,
     need_string,
     opt_count,
@@ -59,7 +60,7 @@ def _decode_part(item: Any, path: tuple) -> dict:
     out = {
         "type": "tool_call",
         "id": need_string(part, "id", path, "`id`"),
-        "name": need_string(part, "name", path, "`name`"),
+        "name": need_name(part, "name", path, "`name`"),
     }
     if sum(key in part for key in ("arguments", "arguments_raw", "input")) != 1:
         raise response_invalid("a tool_call needs exactly one of `arguments`, `arguments_raw`, `input`", path)

@@ -37,6 +37,7 @@ from ..response_common import (
     has_tool_calls,
     make_usage,
     need_list,
+    need_name,
     need_object,
     need_string,
     opt_count,
@@ -63,7 +64,7 @@ def _decode_part(item: Any, path: tuple, ids: IdGenerator, profile: Mapping[str,
         args = call.get("args", MISSING)
         out = tool_call_part(
             ids.new() if call_id is MISSING or call_id == "" else call_id,
-            need_string(call, "name", here, "`name`"),
+            need_name(call, "name", here, "`name`"),
             {} if args is MISSING or args is None else read_arguments_object(args, here + ("args",)),
         )
         return signatures.sign(out, signature, NAME)

@@ -108,6 +108,8 @@ class _Encoder:
             node, rel, active = self.refs.expand(node, rel, active)
         if not isinstance(node, dict):
             return self.boolean(node, rel)
+        if "nullable" in node and type(node["nullable"]) is not bool:  # Gemini's Schema field is a bool
+            raise SchemaProblem("payload.invalid", "`nullable` must be a boolean", rel + ("nullable",))
         if _is_as_is(node):
             return dict(node)  # the common leaf: nothing to check, drop or rewrite
         out = self.clean(node, rel)

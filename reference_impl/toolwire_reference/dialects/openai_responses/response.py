@@ -33,6 +33,7 @@ from ..response_common import (
     expect_value,
     has_tool_calls,
     need_list,
+    need_name,
     need_object,
     need_string,
     now,
@@ -99,17 +100,23 @@ def _item_id(call_id: str, custom: bool = False) -> str:
     return derived_id("fc_", "function_call", call_id)
 
 
-def _kept_item_id(item: dict, path: tuple) -> Any:
-    """The item ``id`` to keep as ``item_id``: MISSING when absent, when it is the one :func:`_item_id`
-    derives from the ``call_id`` (so canonical → Responses → canonical adds nothing), or when a function
-    call's id is not an ``fc_`` item id, which no Responses request takes back (one is derived instead)."""
-    item_id = opt_string(item, "id", path, "`id`")
-    custom = item.get("type") == "custom_tool_call"
-    if item_id is not MISSING and item_id == _item_id(item["call_id"], custom):
-        return MISSING
-    if item_id is not MISSING and not custom and not item_id.startswith("fc"):
-        return MISSING
+def kept_item_id(item_id: Any, call_id: str, custom: bool) -> str | None:
+    """The item ``id`` of a call to keep as ``item_id``: None when it is none (absent, not a string),
+    the one :func:`_item_id` derives from the ``call_id`` (so canonical → Responses → canonical adds
+    nothing), or, for a function call, not an ``fc_`` item id, which no Responses request takes back (one
+    is derived instead)."""
+    if not isinstance(item_id, str) or item_id == _item_id(call_id, custom):
+        return None
+    if not custom and not item_id.startswith("fc"):
+        return None
     return item_id
+
+
+def _kept_item_id(item: dict, path: tuple) -> Any:
+    """:func:`kept_item_id` of a response's call item (an ``id`` that is not a string: response.invalid)."""
+    item_id = opt_string(item, "id", path, "`id`")
+    kept = kept_item_id(item_id, item["call_id"], item.get("type") == "custom_tool_call")
+    return MISSING if kept is None else kept
 
 
 def _decode_usage(body: dict) -> Any:
@@ -134,14 +141,14 @@ def decode_response(payload: Any, profile: Mapping[str, str]) -> dict:
             content.append(
                 tool_call_part(
                     need_string(item, "call_id", path, "`call_id`"),
-                    need_string(item, "name", path, "`name`"),
+                    need_name(item, "name", path, "`name`"),
                     arguments_to_object(arguments, path + ("arguments",), profile),
                     item_id=_kept_item_id(item, path),
                 )
             )
         elif kind == "custom_tool_call":
             call_id = need_string(item, "call_id", path, "`call_id`")
-            name = need_string(item, "name", path, "`name`")
+            name = need_name(item, "name", path, "`name`")
             content.append(custom_call_part(item, call_id, name, path, item_id=_kept_item_id(item, path)))
         elif kind == "reasoning":
             part = _decode_reasoning(item, path)

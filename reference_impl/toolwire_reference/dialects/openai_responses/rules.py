@@ -9,6 +9,8 @@ RULES = DialectRules(
     tool_name_pattern=r"^[a-zA-Z0-9_-]{1,128}$",
     endpoint="/v1/responses",
     call_id_prefix="call_",
+    # a function_call_output's `call_id` is 1 to 64 characters (openai-openapi `FunctionCallOutputItemParam`)
+    call_id_pattern=r"(?s).{1,64}",
     custom_tools=True,
     custom_streams=True,
     stream_thinking=True,

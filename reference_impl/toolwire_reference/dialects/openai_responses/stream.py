@@ -28,7 +28,7 @@ from ..._json import copy_json
 from ...calls import decode_stop_reason, derived_id, encode_call_id, encode_stop_reason
 from ...streams.base import Decoder, Encoder, stream_id
 from ..response_common import now, unsupported_part
-from .response import FAILED_ERROR, _decode_usage, _encode_usage, _item_id
+from .response import FAILED_ERROR, _decode_usage, _encode_usage, _item_id, kept_item_id
 from .rules import RULES
 
 NAME = RULES.name
@@ -69,18 +69,14 @@ class OpenAIResponsesDecoder(Decoder):
         self.items[index] = state
         if kind == "function_call":
             call_id = item["call_id"]
-            item_id = item.get("id")
-            if item_id == _item_id(call_id):
-                item_id = None
+            item_id = kept_item_id(item.get("id"), call_id, False)
             out = self.start_call(index, call_id, item["name"], item_id=item_id)
             if item.get("arguments"):
                 state["sent"] = True
                 out += self.call_delta(index, item["arguments"])
             return out
         if kind == "custom_tool_call":
-            item_id = item.get("id")
-            if item_id == _item_id(item["call_id"], custom=True):
-                item_id = None
+            item_id = kept_item_id(item.get("id"), item["call_id"], True)
             out = self.start_call(index, item["call_id"], item["name"], item_id=item_id, custom=True)
             if item.get("input"):
                 state["sent"] = True

@@ -29,6 +29,7 @@ DELTA_BLOCKS = {
 
 class AnthropicGrammar(Grammar):
     dialect = "anthropic"
+    sequential = True
     event_names = True
 
     def __init__(self) -> None:

@@ -20,6 +20,8 @@ from ..grammar import Grammar, describe
 
 class GeminiGrammar(Grammar):
     dialect = "gemini"
+    whole_calls = True
+    sequential = True
     event_names = False
 
     def __init__(self) -> None:

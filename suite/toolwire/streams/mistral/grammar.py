@@ -20,6 +20,8 @@ _CALL_ID = re.compile(r"[a-zA-Z0-9]{9}")
 
 class MistralGrammar(OpenAIChatGrammar):
     dialect = "mistral"
+    whole_calls = True
+    sequential = True
 
     def _call(self, state: _Choice, call: Any) -> None:
         if not isinstance(call, dict):
