@@ -4,6 +4,7 @@ what they affect, capabilities checked, refusals judged as refusals."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections import Counter
@@ -314,3 +315,21 @@ def test_every_request_case_with_an_error_result_names_the_error_flag_feature() 
         and error_results(c.case.source_payload)
     }
     assert not missing
+
+
+def test_declaring_a_gemini_schema_policy_keeps_the_request_checks_without_a_schema() -> None:
+    pair = {"request": [["anthropic", "gemini"]]}
+    json_schema = Declaring(pair, {"gemini.schema": ["json-schema"]}).capabilities()
+    requests = [
+        c for c in CORPUS.checks() if c.kind == "request" and [c.source, c.target] == pair["request"][0]
+    ]
+    kept = [c for c in requests if not c.when and applicable(c, json_schema, CORPUS.profiles) is None]
+    skipped = [c for c in requests if not c.when and c not in kept]
+
+    def schema_or_refusal(check: Any) -> bool:
+        text = json.dumps(check.expectation.get("payload"))
+        return "payload" not in check.expectation or '"parameters"' in text or '"responseSchema"' in text
+
+    # a check whose expected Gemini body holds no schema does not depend on the schema policy
+    assert kept and not any(schema_or_refusal(c) for c in kept)
+    assert skipped and all(schema_or_refusal(c) for c in skipped)

@@ -427,3 +427,22 @@ def test_what_a_client_ignores_is_empty_or_an_extension_at_any_depth() -> None:
     assert verdict.tolerate("/tool_calls", [])
     assert not verdict.tolerate("/usage/completion_tokens_details", {"completion_tokens_details": 3})
     assert not verdict.tolerate("/tool_calls", [{"tool_calls": {"usage": 1}}])
+
+
+def test_null_strict_and_description_are_no_member_for_openai(dialects: dict[str, Any]) -> None:
+    responses, chat = dialects["openai-responses"], dialects["openai-chat"]
+    spelled = [{"type": "function", "name": "f", "parameters": {"type": "object"}, "strict": None,
+                "description": None}]
+    plain = [{"type": "function", "name": "f", "parameters": {"type": "object"}, "strict": False}]
+    assert normalize(responses, "tools", spelled) == normalize(responses, "tools", plain)
+    null = [{"type": "function", "function": {"name": "f", "strict": None}}]
+    bare = [{"type": "function", "function": {"name": "f"}}]
+    assert normalize(chat, "tools", null) == normalize(chat, "tools", bare)
+
+
+def test_an_empty_object_a_client_reads_may_lack_some_of_its_empty_members(dialects: dict[str, Any]) -> None:
+    expected = {"usage": {"input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0}}}
+    loose = empty_is_absent(dialects["openai-responses"], expected)
+    assert not compare(loose, {"usage": {"input_tokens_details": {"cached_tokens": 0}}})
+    assert not compare(loose, {"usage": {}})
+    assert compare(loose, {"usage": {"input_tokens_details": {"cached_tokens": 3}}})

@@ -293,7 +293,9 @@ def _optional_empties(node: Any, path: tuple[str, ...], opaque: list[Pattern]) -
     for key, value in node.items():
         sub = (*path, key)
         if _empty(value) and not _any(opaque, sub):
-            out[key] = {"$optional": value}
+            # absent, or present with any of its own (empty) members absent
+            inner = _optional_empties(value, sub, opaque) if isinstance(value, dict) else value
+            out[key] = {"$optional": inner}
         else:
             out[key] = _optional_empties(value, sub, opaque)
     return out

@@ -62,19 +62,33 @@ def _pair_declared(pairs: list[Any], source: str, target: str) -> bool:
 
 def affects(check: Check, key: str, profiles: dict[str, dict[str, Any]] | None) -> bool:
     """True when the check's expectation depends on profile ``key``: the expectation names it, or the key's
-    ``affects`` (profiles.json) covers the check's kind, target and (when it names features) one of the
-    check's features. Without ``affects``, every check."""
+    ``affects`` (profiles.json) covers the check's kind, target, (when it names features) one of the
+    check's features and (when it names members) a member of the expected payload, or the check expects
+    a refusal. Without ``affects``, every check."""
     if key in check.when:
         return True
     scope = ((profiles or {}).get(key) or {}).get("affects")
     if not isinstance(scope, dict):
         return True
-    targets, features = scope.get("targets"), scope.get("features")
+    targets, features, members = scope.get("targets"), scope.get("features"), scope.get("members")
     return (
         check.kind in scope.get("kinds", ())
         and (targets is None or check.target in targets)
         and (features is None or not set(features).isdisjoint(check.features))
+        and (members is None or _expects_members(check.expectation, members))
     )
+
+
+def _expects_members(expectation: dict[str, Any], members: list[str]) -> bool:
+    """Whether an expectation is a refusal or its payload has one of ``members``."""
+    return "payload" not in expectation or _holds(expectation["payload"], members)
+
+
+def _holds(value: Any, members: list[str]) -> bool:
+    """Whether ``value`` has a member named one of ``members`` at any depth."""
+    if isinstance(value, dict):
+        return any(k in members or _holds(v, members) for k, v in value.items())
+    return isinstance(value, list) and any(_holds(v, members) for v in value)
 
 
 def handed_profile(
