@@ -561,3 +561,17 @@ def test_what_a_million_random_inputs_found():
     body = {"model": "m", "max_tokens": 50, "messages": [empty, {"role": "user", "content": "hi"}]}
     out = translate("request", body, source="anthropic", target="anthropic")
     assert out["messages"] == [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]
+
+
+def test_bedrock_refuses_a_history_call_to_a_tool_it_cannot_name():
+    call = {"type": "tool_call", "id": "c1", "name": "files.read", "arguments": {}}
+    result = {"type": "tool_result", "call_id": "c1", "content": [{"type": "text", "text": "ok"}]}
+    canonical = {
+        "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "hi"}]},
+            {"role": "assistant", "content": [call]},
+            {"role": "user", "content": [result]},
+        ]
+    }
+    err = _refusal("request", canonical, "canonical", "bedrock-converse")
+    assert (err.code, err.path) == ("tool.invalid_name", "/messages/1/content/0")

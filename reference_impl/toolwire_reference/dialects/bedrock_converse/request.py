@@ -323,6 +323,13 @@ def _encode_part(req: Request, part: dict, profile) -> dict | None:
     if kind == "document":
         return _encode_document(req, part, profile)
     if kind == "tool_call":
+        if not RULES.name_rule(part["name"]):  # a call in the history names a tool Bedrock cannot have
+            raise TranslationError(
+                "tool.invalid_name",
+                f"the call's tool name {part['name']!r} does not match Bedrock's rule "
+                f"{RULES.tool_name_pattern}",
+                req.path_of(part),
+            )
         return {
             "toolUse": {
                 "toolUseId": bedrock.tool_use_id(part["id"], profile),
