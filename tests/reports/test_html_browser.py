@@ -102,7 +102,7 @@ def test_published_page_is_light_and_opens_fast(page: Browser, site: Path, tmp_p
 
 
 def test_a_cell_loads_its_checks_and_shows_them_below_the_sticky_bar(page: Browser, tmp_path: Path) -> None:
-    href = page.js("document.querySelector('#matrix td a[data-for]').getAttribute('href')")
+    href = page.js("document.querySelector('#matrix td a[href]').getAttribute('href')")
     page.js(f"document.querySelector('#matrix td a[href=\"{href}\"]').click()")
     target = href[1:]
     _wait(page, f"document.getElementById('{target}')")

@@ -141,6 +141,11 @@ _JS = r"""
       el.classList.toggle('hidden',!some(el.getAttribute('data-areas'),area));});
     all('[data-impl]:not(input)').forEach(function(el){
       el.classList.toggle('off',impl[el.getAttribute('data-impl')]===false);});
+    // the matrix's cells follow their column's header (no attribute per cell: the page stays light)
+    var rows=document.getElementById('matrix').rows;
+    all('#matrix thead th[data-impl]').forEach(function(th){
+      var off=impl[th.getAttribute('data-impl')]===false,i=th.cellIndex;
+      Array.prototype.forEach.call(rows,function(tr){if(tr.cells[i])tr.cells[i].classList.toggle('off',off);});});
     all('[data-level]:not(input)').forEach(function(el){
       el.classList.toggle('off',lv[el.getAttribute('data-level')]===false);});
     all('[data-levels]').forEach(function(el){
@@ -197,8 +202,12 @@ _JS = r"""
     if(!id)return;
     var el=document.getElementById(id);
     if(!el){
-      var a=document.querySelector('a[href="#'+CSS.escape(id)+'"][data-for]');
-      if(a)load(a.getAttribute('data-for'),reveal);
+      var a=document.querySelector('a[href="#'+CSS.escape(id)+'"]');
+      // a link names its implementation, or (in the matrix) its column's header does
+      var td=a&&!a.hasAttribute('data-for')?a.closest('#matrix td'):null;
+      var th=td?document.getElementById('matrix').rows[0].cells[td.cellIndex]:null;
+      var name=a&&(a.getAttribute('data-for')||(th&&th.getAttribute('data-impl')));
+      if(name)load(name,reveal);
       return;
     }
     all('.hit').forEach(function(h){h.classList.remove('hit');});
@@ -336,10 +345,10 @@ def _feature_row(matrix: Matrix, key: str) -> str:
         text = _e(cell_text(t))
         if t is not None and t.applicable and t.passed < t.applicable and impl.failing_for(key):
             anchor = feature_anchor(impl.name, key)
-            text = f'<a href="#{anchor}" data-for="{_impl_key(impl)}">{text}</a>'
+            text = f'<a href="#{anchor}">{text}</a>'
         stale = " stale" if impl.stale else ""
         attrs = _cell_attrs(t, _status_class(t) + stale)
-        cells.append(f'<td {attrs} data-impl="{_impl_key(impl)}">{text}</td>')
+        cells.append(f"<td {attrs}>{text}</td>")
     label = _feature_label(matrix, key)
     return f'<tr class="feature"><th class="feature" scope="row"{tip}>{label}</th>{"".join(cells)}</tr>'
 
@@ -352,8 +361,7 @@ def _matrix(matrix: Matrix) -> list[str]:
     out.append('<tbody class="levels">')
     for level in LEVELS:
         cells = "".join(
-            f'<td class="{_score_class(*impl.level(level))}" data-impl="{_impl_key(impl)}">'
-            f"{_e(score_text(*impl.level(level)))}</td>"
+            f'<td class="{_score_class(*impl.level(level))}">{_e(score_text(*impl.level(level)))}</td>'
             for impl in impls
         )
         out.append(f'<tr class="level" data-level="{level}"><th scope="row">{level}</th>{cells}</tr>')
@@ -365,7 +373,7 @@ def _matrix(matrix: Matrix) -> list[str]:
             t = impl.by_area.get(area)
             text = STATUS_UNCOVERED if t is None else score_text(t.passed, t.applicable)
             attrs = _cell_attrs(t, _status_class(t))
-            cells.append(f'<td {attrs} data-impl="{_impl_key(impl)}">{_e(text)}</td>')
+            cells.append(f"<td {attrs}>{_e(text)}</td>")
         out.append(f'<tr class="area"><th scope="row">area: {_e(area)}</th>{"".join(cells)}</tr>')
         out += [_feature_row(matrix, key) for key in keys]
         out.append("</tbody>")
@@ -454,7 +462,7 @@ def _finding_item(impl: Implementation, finding: Finding) -> str:
 
 
 #: findings listed per implementation on the page; the rest are in its details file
-SHOWN_BUGS = 15
+SHOWN_BUGS = 5
 
 
 def _bugs(impl: Implementation, findings: list[Finding]) -> list[str]:
