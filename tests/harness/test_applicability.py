@@ -327,8 +327,9 @@ def test_declaring_a_gemini_schema_policy_keeps_the_request_checks_without_a_sch
     skipped = [c for c in requests if not c.when and c not in kept]
 
     def schema_or_refusal(check: Any) -> bool:
-        text = json.dumps(check.expectation.get("payload"))
-        return "payload" not in check.expectation or '"parameters"' in text or '"responseSchema"' in text
+        text = json.dumps([check.expectation.get("payload"), check.case.source_payload])
+        schema = any(f'"{m}"' in text for m in ("parameters", "input_schema", "responseSchema"))
+        return "payload" not in check.expectation or schema
 
     # a check whose expected Gemini body holds no schema does not depend on the schema policy
     assert kept and not any(schema_or_refusal(c) for c in kept)

@@ -75,13 +75,19 @@ def affects(check: Check, key: str, profiles: dict[str, dict[str, Any]] | None) 
         check.kind in scope.get("kinds", ())
         and (targets is None or check.target in targets)
         and (features is None or not set(features).isdisjoint(check.features))
-        and (members is None or _expects_members(check.expectation, members))
+        and (members is None or _expects_members(check, members))
     )
 
 
-def _expects_members(expectation: dict[str, Any], members: list[str]) -> bool:
-    """Whether an expectation is a refusal or its payload has one of ``members``."""
-    return "payload" not in expectation or _holds(expectation["payload"], members)
+def _expects_members(check: Check, members: list[str]) -> bool:
+    """Whether the check expects a refusal, or its expected payload or its source has one of ``members``
+    (a schema the source gives may be left out of the expectation: Gemini's schema with no properties)."""
+    expectation = check.expectation
+    return (
+        "payload" not in expectation
+        or _holds(expectation["payload"], members)
+        or _holds(check.case.source_payload, members)
+    )
 
 
 def _holds(value: Any, members: list[str]) -> bool:
