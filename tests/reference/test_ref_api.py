@@ -9,6 +9,7 @@ import pytest
 import toolwire_reference
 from ref_helpers import obj, refusal, run
 from toolwire_reference import TranslationError, Translator, translate
+from toolwire_reference.dialects.anthropic.rules import PROPERTY_NAME_PATTERN
 from toolwire_reference.dialects.gemini.rules import FORMATS as GEMINI_FORMATS
 from toolwire_reference.dialects.gemini.rules import KEPT_KEYWORDS as GEMINI_KEPT_KEYWORDS
 from toolwire_reference.dialects.gemini.rules import REMOVED_KEYWORDS as GEMINI_REMOVED_KEYWORDS
@@ -241,3 +242,7 @@ def test_name_patterns_are_anchored():
     for pattern in (d.rules.tool_name_pattern for d in BY_NAME.values()):
         assert pattern.startswith("^") and pattern.endswith("$")
         assert re.compile(pattern)
+
+
+def test_anthropic_property_name_rule_matches_its_descriptor():
+    assert _descriptor("anthropic")["parameter_name"]["pattern"] == PROPERTY_NAME_PATTERN
