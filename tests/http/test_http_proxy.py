@@ -17,7 +17,7 @@ import pytest
 
 pytest.importorskip("aiohttp")
 
-from toolwire.adapters import load_adapter  # noqa: E402
+from toolwire.adapters import AdapterError, load_adapter  # noqa: E402
 from toolwire.adapters.http import MINIMAL_REQUESTS  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
@@ -232,11 +232,18 @@ def test_a_relative_config_path_resolves_against_the_callers_directory_one_proxy
 def test_an_errored_check_shows_what_the_proxy_logged_meanwhile(tmp_path: Path) -> None:
     proxy = tmp_path / "broken_proxy.py"
     proxy.write_text(
-        "import sys\n"
+        "import sys, threading, time\n"
         "from http.server import BaseHTTPRequestHandler, HTTPServer\n"
+        "def banner():  # a startup banner printed after the port is open (as Portkey's gateway does)\n"
+        "    for frame in '|/-\\\\' * 3:\n"
+        "        time.sleep(0.1)\n"
+        "        print('\\r' + frame + ' Starting the proxy...', end='', flush=True)\n"
+        "    print('\\rReady for connections!', flush=True)\n"
+        "threading.Thread(target=banner).start()\n"
         "class H(BaseHTTPRequestHandler):\n"
         "    def do_POST(self):\n"
         "        self.rfile.read(int(self.headers.get('content-length') or 0))\n"
+        "        time.sleep(0.5)\n"
         "        print('upstream exploded: KeyError choices', file=sys.stderr, flush=True)\n"
         "        self.send_response(500)\n"
         "        self.end_headers()\n"
@@ -248,7 +255,8 @@ def test_an_errored_check_shows_what_the_proxy_logged_meanwhile(tmp_path: Path) 
     config = tmp_path / "broken.toml"
     config.write_text(
         'client_dialect = "anthropic"\nupstream_dialect = "openai-chat"\n'
-        f"command = {json.dumps([sys.executable, str(proxy), '{port}'])}\nready_timeout = 30\n",
+        f"command = {json.dumps([sys.executable, str(proxy), '{port}'])}\nready_timeout = 30\n"
+        'ready_log = "Ready for connections!"\n',
         encoding="utf-8",
     )
     adapter = load_adapter(f"http:{config}")
@@ -259,6 +267,19 @@ def test_an_errored_check_shows_what_the_proxy_logged_meanwhile(tmp_path: Path) 
     assert answer.status == "crash"
     assert "HTTP 500" in answer.crash and "the proxy's log during this check" in answer.crash
     assert "upstream exploded: KeyError choices" in answer.crash
+    # the first check waited for the recipe's ready_log: the banner is in no check's log, every run
+    assert "Starting the proxy" not in answer.crash and "Ready for" not in answer.crash
+
+
+def test_a_misspelt_config_key_is_an_error(tmp_path: Path) -> None:
+    config = tmp_path / "typo.toml"
+    config.write_text(
+        'client_dialect = "anthropic"\nupstream_dialect = "openai-chat"\nurl = "http://127.0.0.1:9"\n'
+        'ready_logs = "Ready"\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(AdapterError, match="unknown key 'ready_logs'"):
+        load_adapter(f"http:{config}")
 
 
 @pytest.mark.parametrize("adapter", [("openai-chat", "anthropic")], indirect=True)

@@ -25,6 +25,10 @@ The config (TOML; paths relative to the current directory)::
                                           # toolwire-model): for a proxy that looks it up; its response
                                           # requests name the model the upstream's reply names, if any
     ready_timeout = 20                    # seconds the command has to accept connections
+    ready_log = "Ready for connections!"  # text the command logs once it has started (default: none);
+                                          # the first check waits for it too, so a startup banner the
+                                          # proxy prints after it accepts connections never lands in a
+                                          # check's log excerpt (the same log every run)
     upstream_usage = "finish-chunk"       # an OpenAI Chat upstream that sends a stream's usage on the chunk
                                           # with the finish_reason (GitHub Copilot's API) rather than in a
                                           # last chunk of its own (OpenAI's, the default "own-chunk")
@@ -168,6 +172,16 @@ def refusal_in(obj: Any, codes: frozenset[str]) -> dict[str, Any] | None:
     return None
 
 
+CONFIG_KEYS = frozenset(
+    {
+        "client_dialect", "upstream_dialect", "name", "version", "language", "command", "env", "url",
+        "mock_port", "client_endpoint", "headers", "api_key", "secrets", "profile", "error_codes", "model",
+        "ready_timeout", "ready_log", "upstream_usage",
+    }
+)  # fmt: skip
+"""The keys an ``http:`` config may hold (a misspelt one is an error, never silently ignored)."""
+
+
 def load_config(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read and check an ``http:`` config file."""
     try:
@@ -177,6 +191,11 @@ def load_config(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise AdapterError(f"http:{path}: cannot read the config: {exc}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise AdapterError(f"http:{path}: the config is not valid TOML: {exc}") from exc
+    unknown = sorted(set(cfg) - CONFIG_KEYS)
+    if unknown:
+        raise AdapterError(
+            f"http:{path}: unknown key {unknown[0]!r} (a recipe knows {', '.join(sorted(CONFIG_KEYS))})"
+        )
     for key in ("client_dialect", "upstream_dialect"):
         if cfg.get(key) not in PROVIDER_DIALECTS:
             raise AdapterError(f"http:{path}: {key} must be one of {', '.join(PROVIDER_DIALECTS)}")
@@ -295,12 +314,23 @@ class HttpAdapter(Adapter):
                     f"{self.spec}: the proxy exited with status {self.proc.returncode} before "
                     f"accepting connections:\n{self._tail()}"
                 )
-            with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.5):
-                return
+            if self._ready_logged():
+                with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.5):
+                    return
             time.sleep(0.05)
+        waited_for = f" and log {self.cfg['ready_log']!r}" if self.cfg.get("ready_log") else ""
         raise AdapterError(
-            f"{self.spec}: the proxy did not accept connections on {host}:{port} in time:\n{self._tail()}"
+            f"{self.spec}: the proxy did not accept connections on {host}:{port}{waited_for} in time:\n"
+            f"{self._tail()}"
         )
+
+    def _ready_logged(self) -> bool:
+        """Whether the proxy has logged the recipe's ``ready_log`` text (True when the recipe names none)."""
+        wanted = self.cfg.get("ready_log")
+        if not wanted or self._log is None:
+            return True
+        self._log.seek(0)
+        return str(wanted).encode() in self._log.read()
 
     def _tail(self) -> str:
         if self._log is None:
