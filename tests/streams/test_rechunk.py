@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 import stream_captures
 from toolwire.corpus import wire
-from toolwire.streams.dialects import accumulate, check_stream, fragments
+from toolwire.streams.dialects import accumulate, check_stream, fragments, rechunk
 from toolwire.streams.incremental import WHOLE_CALLS
-from toolwire.streams.rechunk import STRATEGIES, rechunk
+from toolwire.streams.rechunk import STRATEGIES
 from toolwire.streams.sse import events_from_sse, sse_from_events
 
 STREAMS = stream_captures.streams()

@@ -36,10 +36,9 @@ from ..corpus.capabilities import speaks_toolwire_codes
 from ..corpus.matchers import compare, format_diff, records
 from ..corpus.stream_wire import stream_wire_errors
 from ..corpus.variants import DELIVERY_PREFIX, INCREMENTAL
-from ..streams.dialects import accumulate, check_stream
+from ..streams.dialects import accumulate, check_stream, rechunk
 from ..streams.incremental import measure
 from ..streams.payload import StreamError, stream_events
-from ..streams.rechunk import rechunk
 from .checks import CheckResult, WireVerdict, comparable, judge, read_by_client
 
 __all__ = ["ObservedEvents", "run_stream_check"]

@@ -1,5 +1,6 @@
-"""The stream dialects by name: each one's grammar and accumulator (``streams/<dialect>/``, side by side),
-and the lookups the harness uses (:func:`check_stream`, :func:`accumulate`, :func:`fragments`)."""
+"""The stream dialects by name: each one's grammar, accumulator and re-chunker (``streams/<dialect>/``, side
+by side), and the lookups the harness uses (:func:`check_stream`, :func:`accumulate`, :func:`fragments`,
+:func:`rechunk`)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,27 @@ from . import anthropic, bedrock_converse, canonical, gemini, mistral, openai_ch
 from .accumulate import Accumulator, Fragment
 from .grammar import Grammar, GrammarViolation, Violation
 from .payload import StreamError
+from .rechunk import Rechunker, rechunk_with
 
-__all__ = ["ACCUMULATORS", "DIALECTS", "GRAMMARS", "accumulate", "check_stream", "fragments", "grammar_for"]
+__all__ = [
+    "ACCUMULATORS",
+    "DIALECTS",
+    "GRAMMARS",
+    "RECHUNKERS",
+    "accumulate",
+    "check_stream",
+    "fragments",
+    "grammar_for",
+    "rechunk",
+]
 
 _PACKAGES = (anthropic, bedrock_converse, canonical, gemini, mistral, openai_chat, openai_responses)
 #: each dialect's grammar class, by dialect name
 GRAMMARS: dict[str, type[Grammar]] = {p.GRAMMAR.dialect: p.GRAMMAR for p in _PACKAGES}
 #: each dialect's accumulator class, by dialect name
 ACCUMULATORS: dict[str, type[Accumulator]] = {p.ACCUMULATOR.dialect: p.ACCUMULATOR for p in _PACKAGES}
+#: each dialect's re-chunker, by dialect name
+RECHUNKERS: dict[str, Rechunker] = {p.GRAMMAR.dialect: p.RECHUNKER for p in _PACKAGES}
 #: the dialects with a stream grammar and accumulator
 DIALECTS = tuple(sorted(GRAMMARS))
 
@@ -60,3 +74,8 @@ def fragments(events: list[Any], dialect: str) -> list[list[Fragment]]:
         except StreamError:
             out.append([])
     return out
+
+
+def rechunk(events: list[Any], dialect: str, strategy: str) -> list[Any]:
+    """``events`` of ``dialect`` with their fragments re-cut by ``strategy`` (:mod:`.rechunk`)."""
+    return rechunk_with(events, RECHUNKERS[dialect], strategy)

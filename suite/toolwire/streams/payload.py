@@ -17,8 +17,12 @@ __all__ = [
     "stream_events",
 ]
 
-#: dialects whose SSE messages carry an event name equal to ``data.type``
-NAMED_EVENTS = ("anthropic", "openai-responses")
+
+def _named_events(dialect: str) -> bool:
+    """Whether ``dialect``'s SSE messages carry an event name (equal to ``data.type``): its descriptor's
+    ``stream_framing`` (``event_names`` over ``sse``)."""
+    framing = descriptor(dialect).get("stream_framing") or {}
+    return framing.get("transport") == "sse" and framing.get("event_names") is True
 
 
 class StreamError(Exception):
@@ -49,12 +53,13 @@ def events_from_jsonl(text: str, dialect: str) -> list[dict[str, Any]]:
     ``framing-stripped`` in corpus/captures/provenance.json): the event names the SSE framing carried are
     restored as ``data.type`` for the dialects that send them (Anthropic, Responses), and the terminator
     (``stream_framing.terminator`` of the dialect's descriptor: ``[DONE]``) after the last line."""
+    named = _named_events(dialect)
     events: list[dict[str, Any]] = []
     for line in text.splitlines():
         if not line.strip():
             continue
         data = json.loads(line)
-        if dialect in NAMED_EVENTS and isinstance(data, dict) and isinstance(data.get("type"), str):
+        if named and isinstance(data, dict) and isinstance(data.get("type"), str):
             events.append({"event": data["type"], "data": data})
         else:
             events.append({"data": data})

@@ -1,7 +1,8 @@
-"""Gemini streams: the grammar (:mod:`.grammar`)
-and the accumulator (:mod:`.accumulate`), side by side."""
+"""Gemini streams: the grammar (:mod:`.grammar`), the accumulator (:mod:`.accumulate`)
+and the re-chunker (:mod:`.rechunk`), side by side."""
 
 from .accumulate import ACCUMULATOR
 from .grammar import GRAMMAR
+from .rechunk import RECHUNKER
 
-__all__ = ["ACCUMULATOR", "GRAMMAR"]
+__all__ = ["ACCUMULATOR", "GRAMMAR", "RECHUNKER"]
