@@ -12,8 +12,8 @@ In a toolwire checkout (``--repo DIR``, or the checkout this toolwire runs from)
 - the reference's package ``reference_impl/toolwire_reference/dialects/<package>/`` (``rules``, ``tools``,
   ``request``, ``response``, ``stream`` and its ``DIALECT``), whose codecs raise ``NotImplementedError``
   naming themselves until they are written;
-- the harness's stream folder ``suite/toolwire/streams/<package>/`` (``GRAMMAR``, ``ACCUMULATOR``), which
-  reject every stream with a message naming the file to write;
+- the harness's stream folder ``suite/toolwire/streams/<package>/`` (``GRAMMAR``, ``ACCUMULATOR``,
+  ``RECHUNKER``), which reject every stream with a message naming the file to write;
 
 then prints the numbered checklist of what to fill in. ``<package>`` is NAME with ``_`` for ``-``.
 Registering the dialect (a line in ``registry.py`` and in ``streams/dialects.py``) is left to the user: a
@@ -618,16 +618,53 @@ class {cls}Encoder(Encoder):
 '''
 
 _STREAM_INIT = '''\
-"""{name} streams: the grammar (:mod:`.grammar`) and the accumulator (:mod:`.accumulate`),
-side by side.
+"""{name} streams: the grammar (:mod:`.grammar`), the accumulator
+(:mod:`.accumulate`) and the re-chunker (:mod:`.rechunk`), side by side.
 
 TODO: skeletons written by ``toolwire new-dialect``; add the package to ``streams/dialects.py``
 once they are written."""
 
 from .accumulate import ACCUMULATOR
 from .grammar import GRAMMAR
+from .rechunk import RECHUNKER
 
-__all__ = ["ACCUMULATOR", "GRAMMAR"]
+__all__ = ["ACCUMULATOR", "GRAMMAR", "RECHUNKER"]
+'''
+
+_STREAM_RECHUNK = '''\
+"""{name} stream fragments: how re-chunking
+(:mod:`toolwire.streams.rechunk`) reads and writes them.
+
+TODO: a skeleton written by ``toolwire new-dialect``: it raises until it is written, so the re-chunked
+variants of the stream checks from {name}
+error (naming this file) instead of passing on an unchanged stream.
+``streams/anthropic/rechunk.py`` is a complete example; ``streams/rechunk.py`` is the engine.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..rechunk import Key, Rechunker
+
+NOT_WRITTEN = (
+    "the {name} re-chunker is not written yet "
+    "(suite/toolwire/streams/{package}/rechunk.py)"
+)
+
+
+def get_fragment(data: Any) -> tuple[Key, str, str] | None:
+    """TODO: (the block's key, "text" or "arguments", the fragment) of an event carrying exactly one
+    fragment, else None."""
+    raise NotImplementedError(NOT_WRITTEN)
+
+
+def put_fragment(data: Any, text: str, position: int, count: int) -> Any:
+    """TODO: ``data`` with ``text`` as its fragment, the ``position``-th of ``count`` events cut from it."""
+    raise NotImplementedError(NOT_WRITTEN)
+
+
+RECHUNKER = Rechunker(get_fragment, put_fragment)
 '''
 
 _STREAM_GRAMMAR = '''\
@@ -730,6 +767,7 @@ def stream_package(name: str) -> dict[str, str]:
         "__init__.py": _STREAM_INIT,
         "grammar.py": _STREAM_GRAMMAR,
         "accumulate.py": _STREAM_ACCUMULATE,
+        "rechunk.py": _STREAM_RECHUNK,
     }
     return {file: _fill(text, name) for file, text in templates.items()}
 
@@ -749,7 +787,8 @@ def checklist(run: Plan) -> list[str]:
         f"corpus/captures/{name}/, byte for byte, each with its entry in corpus/captures/provenance.json "
         "(corpus/captures/README.md).",
         f"Descriptor {desc}: replace every TODO with what the API reference, the official SDK types and "
-        "the captures say, citing them in `sources`; then add http_errors, minimal_reply, equivalent, "
+        "the captures say, citing them in `sources`; then add http_errors, http_client, minimal_reply, "
+        "equivalent, "
         "judged and lift (corpus/dialects/anthropic.json has them all; schemas/dialect.schema.json says "
         "what each means).",
         f"Wire schemas schemas/wire/{name}/*.schema.json: replace each stub with the provider's shape "
@@ -757,16 +796,12 @@ def checklist(run: Plan) -> list[str]:
         f"Reference {ref}: rules.py first (equal to the descriptor), then tools, request, response and "
         f"stream; register it in reference_impl/toolwire_reference/registry.py: add {package} to "
         f"`from .dialects import …` and the line `    {package}.DIALECT,` to DIALECTS.",
-        f"Harness streams {streams}grammar.py and accumulate.py: the order of {name}'s events and the body "
-        f"they accumulate to; register them in suite/toolwire/streams/dialects.py: add {package} to "
+        f"Harness streams {streams}grammar.py, accumulate.py and rechunk.py: the order of {name}'s events, "
+        "the body they accumulate to, and how an event's one text or argument fragment is read and "
+        f"rewritten; register them in suite/toolwire/streams/dialects.py: add {package} to "
         f"`from . import …` and to _PACKAGES.",
         "Shared tables that still name each dialect (until they move into the dialect's folder): "
-        "suite/toolwire/streams/rechunk.py `_DIALECTS` (get and put a fragment event: without a row, the "
-        f"re-chunked variants of {name}-source stream checks error), suite/toolwire/streams/payload.py "
-        "NAMED_EVENTS (SSE event names equal to data.type); served over HTTP: "
-        "suite/toolwire/adapters/http.py MINIMAL_REQUESTS and _client_headers, and "
-        "reference_impl/toolwire_reference/serve.py error_body, "
-        "error_event and upstream_headers.",
+        "reference_impl/toolwire_reference/serve.py error_body, error_event and upstream_headers.",
         f"corpus/RULES.md: {name}'s rules in each section, where the other dialects have theirs (a "
         f"`### {name} target` under 'Tool definitions', rows in 'Tool choice', 'Stop reasons', 'Reading each "
         "dialect' and 'Writing each dialect' for streams), each with its source.",

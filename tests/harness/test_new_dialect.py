@@ -49,7 +49,10 @@ WRITTEN = sorted(
             f"reference_impl/toolwire_reference/dialects/{PACKAGE}/{module}.py"
             for module in ("__init__", "rules", "tools", "request", "response", "stream")
         ),
-        *(f"suite/toolwire/streams/{PACKAGE}/{m}.py" for m in ("__init__", "grammar", "accumulate")),
+        *(
+            f"suite/toolwire/streams/{PACKAGE}/{module}.py"
+            for module in ("__init__", "grammar", "accumulate", "rechunk")
+        ),
     ]
 )
 
@@ -143,7 +146,8 @@ def test_the_skeletons_import_and_refuse_until_written(scaffolded: tuple[Path, s
     script = f"""
 import json
 from toolwire_reference.dialects.{PACKAGE} import DIALECT
-from toolwire.streams.{PACKAGE} import ACCUMULATOR, GRAMMAR
+from toolwire.streams.{PACKAGE} import ACCUMULATOR, GRAMMAR, RECHUNKER
+from toolwire.streams.rechunk import rechunk_with
 from toolwire.streams.grammar import GrammarViolation
 from toolwire.streams.payload import StreamError
 
@@ -180,11 +184,16 @@ try:
 except StreamError as exc:
     assert "suite/toolwire/streams/{PACKAGE}/accumulate.py" in str(exc), exc
     print("accumulator", exc)
+try:
+    rechunk_with([{{"data": {{}}}}], RECHUNKER, "chars")
+except NotImplementedError as exc:
+    assert "suite/toolwire/streams/{PACKAGE}/rechunk.py" in str(exc), exc
+    print("rechunker", exc)
 """
     result = python(repo, "-c", script)
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("refused") == 12
-    assert "grammar" in result.stdout and "accumulator" in result.stdout
+    assert "grammar" in result.stdout and "accumulator" in result.stdout and "rechunker" in result.stdout
 
 
 def test_the_written_code_is_ruff_clean(scaffolded: tuple[Path, str]) -> None:
@@ -242,8 +251,8 @@ def test_the_checklist_names_each_file_and_registration(scaffolded: tuple[Path, 
         f"`    {PACKAGE}.DIALECT,`",
         "suite/toolwire/streams/dialects.py",
         "_PACKAGES",
-        "suite/toolwire/streams/rechunk.py `_DIALECTS`",
-        "suite/toolwire/adapters/http.py MINIMAL_REQUESTS",
+        "rechunk.py",
+        "http_client",
         "corpus/RULES.md",
         "corpus/features.json",
         "corpus/profiles.json",

@@ -18,7 +18,10 @@ import pytest
 pytest.importorskip("aiohttp")
 
 from toolwire.adapters import AdapterError, load_adapter  # noqa: E402
-from toolwire.adapters.http import MINIMAL_REQUESTS  # noqa: E402
+from toolwire.endpoints import PROVIDER_DIALECTS, http_client  # noqa: E402
+
+#: the smallest request of each provider dialect (its descriptor's http_client.minimal_request)
+MINIMAL_REQUESTS = {d: http_client(d).minimal_request() for d in PROVIDER_DIALECTS}
 
 REPO = Path(__file__).resolve().parents[2]
 SECRET = "sk-toolwire-test-DO-NOT-LEAK-4242"

@@ -24,9 +24,13 @@ from serve_support import (  # noqa: E402
     serve,
     sse_answer,
 )
-from toolwire.adapters.http import MINIMAL_REQUESTS, _error_codes, refusal_in  # noqa: E402
+from toolwire.adapters.http import _error_codes, refusal_in  # noqa: E402
 from toolwire.adapters.upstream import LoopThread, minimal_response  # noqa: E402
+from toolwire.endpoints import PROVIDER_DIALECTS, http_client  # noqa: E402
 from toolwire_reference.streams.sse import read_sse  # noqa: E402
+
+#: the smallest request of each provider dialect (its descriptor's http_client.minimal_request)
+MINIMAL_REQUESTS = {d: http_client(d).minimal_request() for d in PROVIDER_DIALECTS}
 
 CODES = _error_codes()
 PATHS = {

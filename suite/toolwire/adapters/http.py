@@ -80,7 +80,7 @@ import time
 import tomllib
 from typing import Any
 
-from ..endpoints import DIALECT_PATHS, PROVIDER_DIALECTS
+from ..endpoints import PROVIDER_DIALECTS, http_client
 from ..paths import corpus_dir
 from ..protocol import TranslationRefusal
 from ..streams.sse import events_from_sse
@@ -88,18 +88,9 @@ from .base import Adapter, AdapterError, Answer
 from .http_errors import error_status
 from .upstream import MIN_SECRET, LoopThread, MockUpstream, usage_on_finish_chunk, without_path_model
 
-__all__ = ["HttpAdapter", "MINIMAL_REQUESTS", "client_refusal", "load_config", "refusal_in", "reply_model"]
+__all__ = ["HttpAdapter", "client_refusal", "load_config", "refusal_in", "reply_model"]
 
 MODEL = "toolwire-model"
-
-MINIMAL_REQUESTS: dict[str, dict[str, Any]] = {
-    "openai-chat": {"model": MODEL, "messages": [{"role": "user", "content": "hi"}]},
-    "openai-responses": {"model": MODEL, "input": "hi"},
-    "anthropic": {"model": MODEL, "max_tokens": 64, "messages": [{"role": "user", "content": "hi"}]},
-    "gemini": {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]},
-    "mistral": {"model": MODEL, "messages": [{"role": "user", "content": "hi"}]},
-}
-
 
 #: a model name that may also stand in a URL path (a Gemini client's ``/v1beta/models/{model}:…``)
 _MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
@@ -108,9 +99,7 @@ _MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 def reply_model(dialect: str, payload: Any) -> str | None:
     """The model an upstream reply of ``dialect`` names (``model``; Gemini's ``modelVersion``), when it is a
     plain model name, else None."""
-    if not isinstance(payload, dict):
-        return None
-    name = payload.get("modelVersion" if dialect == "gemini" else "model")
+    name = http_client(dialect).reply_model(payload)
     return name if isinstance(name, str) and _MODEL_NAME.fullmatch(name) else None
 
 
@@ -238,6 +227,8 @@ class HttpAdapter(Adapter):
         self.config_dir = os.path.dirname(os.path.abspath(path))
         self.cfg = cfg
         self.client = cfg["client_dialect"]
+        #: how a client calls the client dialect (its descriptor's ``http_client``)
+        self.http = http_client(self.client)
         self.upstream = cfg["upstream_dialect"]
         self.api_key = str(cfg.get("api_key") or "tw-key-" + secrets.token_hex(12))
         listed = cfg.get("secrets") or []
@@ -378,28 +369,19 @@ class HttpAdapter(Adapter):
 
     # -- one exchange ------------------------------------------------------------------------------------
     def _endpoint(self, stream: bool, model: str | None = None) -> str:
-        path = str(self.cfg.get("client_endpoint") or DIALECT_PATHS[self.client])
-        path = path.replace("{model}", model or MODEL)
-        if stream and self.client == "gemini":
-            path = path.replace(":generateContent", ":streamGenerateContent") + "?alt=sse"
-        return path
+        path = self.cfg.get("client_endpoint")
+        return self.http.request_path(model or MODEL, stream, str(path) if path else None)
 
     def _minimal_request(self, model: str | None = None) -> dict[str, Any]:
         """The smallest request of the client dialect, naming ``model``, else the config's ``model`` (default:
-        toolwire's)."""
-        body = json.loads(json.dumps(MINIMAL_REQUESTS[self.client]))
+        the descriptor's)."""
+        body = self.http.minimal_request()
         if "model" in body and (model or self.cfg.get("model")):
             body["model"] = model or str(self.cfg["model"])
         return body
 
     def _client_headers(self) -> dict[str, str]:
-        headers = {"content-type": "application/json"}
-        if self.client == "anthropic":
-            headers.update({"x-api-key": self.api_key, "anthropic-version": "2023-06-01"})
-        elif self.client == "gemini":
-            headers["x-goog-api-key"] = self.api_key
-        else:
-            headers["authorization"] = f"Bearer {self.api_key}"
+        headers = {"content-type": "application/json", **self.http.key_headers(self.api_key)}
         headers.update({str(k): self._subst(str(v)) for k, v in (self.cfg.get("headers") or {}).items()})
         return headers
 
@@ -482,9 +464,9 @@ class HttpAdapter(Adapter):
             body = recorded["body"]
             if body is None:
                 raise RuntimeError(f"the proxy sent the upstream a body that is not JSON: {recorded['raw']}")
-            if self.client == "gemini" and isinstance(body, dict) and body.get("model") == MODEL:
+            if self.http.model_in_path and isinstance(body, dict) and body.get("model") == MODEL:
                 body = {k: v for k, v in body.items() if k != "model"}  # the model the URL named
-            if self.upstream == "gemini":
+            if http_client(self.upstream).model_in_path:
                 body = without_path_model(body, recorded["path"])
             return body
         if kind == "response":
@@ -571,13 +553,9 @@ class HttpAdapter(Adapter):
         return self._scrub(text)
 
     def _stream_inner(self, events: list[Any], delivery: str) -> Any:
-        body = self._minimal_request()
-        if self.client != "gemini":
-            body["stream"] = True
-        if self.client == "openai-chat":
-            # the usage a case's stream carries is asked for, as a client that wants it does: OpenAI sends
-            # none without it, and a proxy that follows OpenAI (LiteLLM's) would otherwise fail for that
-            body["stream_options"] = {"include_usage": True}
+        # the usage a case's stream carries is asked for, as a client that wants it does (OpenAI Chat sends
+        # none without ``stream_options.include_usage``; a proxy that follows it would fail for that)
+        body = self.http.stream_body(self._minimal_request())
         if self.cfg.get("upstream_usage") == "finish-chunk":
             events = usage_on_finish_chunk(events)
         status, raw, recorded = self._send({"events": events, "delivery": delivery}, body, True)

@@ -12,7 +12,7 @@ import threading
 from typing import Any
 
 from ..descriptors import descriptor
-from ..endpoints import expected_path, is_dialect_path
+from ..endpoints import expected_path, http_client, is_dialect_path
 from .base import AdapterError
 from .delivery import delivery_writes, wait_until_read
 
@@ -187,10 +187,8 @@ class MockUpstream:
             body: Any = json.loads(raw)
         except ValueError:
             body = None
-        if self.dialect == "gemini":
-            stream = ":streamGenerateContent" in request.path
-        else:
-            stream = isinstance(body, dict) and body.get("stream") is True
+        client = http_client(self.dialect)
+        stream = client.asks_for_stream(request.path, body)
         query = dict(request.query)
         self.keys |= upstream_keys({k.lower(): v for k, v in request.headers.items()}, query)
         record = {
@@ -212,8 +210,8 @@ class MockUpstream:
             plan = minimal or {"json": minimal_response(self.dialect)}
         if "events" not in plan:
             return web.json_response(plan.get("json"), status=int(plan.get("status", 200)))
-        # Gemini without ?alt=sse streams one JSON array (what Google's servers answer), else SSE
-        framing = "json-array" if self.dialect == "gemini" and query.get("alt") != "sse" else "sse"
+        # SSE, or what the provider answers a stream request without its query (Gemini: one JSON array)
+        framing = client.stream_framing(query)
         resp = web.StreamResponse(
             status=int(plan.get("status", 200)),
             headers={

@@ -285,6 +285,10 @@ class _Linter:
                 self.lift(path, data["lift"])
             if isinstance(data.get("minimal_reply"), dict):
                 self.minimal_reply(path, data["minimal_reply"])
+            client = data.get("http_client")
+            if isinstance(client, dict) and isinstance(client.get("minimal_request"), dict):
+                where = pointer("http_client", "minimal_request")
+                self.wire_valid(path, where, "request", client["minimal_request"])
             if "name" in data and data["name"] != path.stem:
                 self.add(path, "/name", f"name {data['name']!r} does not equal the file name {path.stem!r}")
             kinds = data.get("kinds")
@@ -307,12 +311,14 @@ class _Linter:
     def minimal_reply(self, path: Path, reply: dict[str, Any]) -> None:
         """A descriptor's ``minimal_reply`` is a valid response and a valid stream of the dialect."""
         for kind in ("response", "stream"):
-            if kind not in reply:
-                continue
-            base = pointer("minimal_reply", kind)
-            for error in self.wire_validate(path, base, path.stem, kind, reply[kind]) or ():
-                where, message = _split_error(error)
-                self.add(path, base + where, f"invalid for the wire schema: {message}")
+            if kind in reply:
+                self.wire_valid(path, pointer("minimal_reply", kind), kind, reply[kind])
+
+    def wire_valid(self, path: Path, base: str, kind: str, payload: Any) -> None:
+        """A payload a descriptor holds (at ``base``) is valid for the dialect's wire schema of ``kind``."""
+        for error in self.wire_validate(path, base, path.stem, kind, payload) or ():
+            where, message = _split_error(error)
+            self.add(path, base + where, f"invalid for the wire schema: {message}")
 
     def lift(self, path: Path, lift: dict[str, Any]) -> None:
         """A descriptor's ``lift`` templates spell a sample tool, every tool-choice form and the smallest
