@@ -4,10 +4,32 @@ stream tests (tests/streams) and the reference's stream tests (tests/reference) 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from captures import CAPTURES
-from toolwire.streams.payload import events_from_eventstream_jsonl, events_from_jsonl, split_streams
+from toolwire.streams.payload import events_from_eventstream_jsonl, events_from_jsonl
 from toolwire.streams.sse import events_from_sse
+
+
+def split_streams(events: list[dict[str, Any]], dialect: str) -> list[list[dict[str, Any]]]:
+    """Split consecutive streams recorded back to back (corpus/captures/openai-responses/11 holds the four
+    streams of a multi-step run) at each ``response.created`` / ``message_start``."""
+    first = {
+        "openai-responses": "response.created",
+        "anthropic": "message_start",
+        "canonical": "message_start",
+    }
+    start_type = first.get(dialect)
+    if start_type is None:
+        return [events]
+    out: list[list[dict[str, Any]]] = []
+    for event in events:
+        data = event.get("data")
+        if isinstance(data, dict) and data.get("type") == start_type or not out:
+            out.append([])
+        out[-1].append(event)
+    return out
+
 
 FILES = {
     "openai-chat": [

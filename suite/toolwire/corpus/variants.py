@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..descriptors import descriptor
 from ..streams.rechunk import STRATEGIES
 
 __all__ = [
@@ -35,8 +36,13 @@ DELIVERY_VARIANTS = tuple(f"{DELIVERY_PREFIX}{d}" for d in DELIVERIES if d != "e
 STREAM_VARIANTS = tuple(f"rechunk={s}" for s in STRATEGIES) + (INCREMENTAL,) + DELIVERY_VARIANTS
 #: the kinds whose outputs carry calls an implementation may have to give ids
 _KINDS = frozenset({"response", "stream"})
-#: target dialects whose calls need no id (Gemini matches calls by name and order)
-_ID_LESS = frozenset({"gemini"})
+
+
+def _ids_required(dialect: Any) -> bool:
+    """Whether ``dialect``'s calls must carry ids: its descriptor's ``call_ids.required`` (default true;
+    Gemini matches calls by name and order)."""
+    call_ids = descriptor(dialect).get("call_ids") if isinstance(dialect, str) else None
+    return not isinstance(call_ids, dict) or call_ids.get("required") is not False
 
 
 def stream_variants(expectation: dict[str, Any]) -> list[str]:
@@ -53,7 +59,8 @@ def stream_variants(expectation: dict[str, Any]) -> list[str]:
 def fresh_ids_apply(kind: str, source_dialect: str, source: Any, expectation: dict[str, Any]) -> bool:
     """Whether an expectation gets a fresh-id check: a response or stream whose source has a call without
     an id, toward a dialect that requires ids, expecting a translation (not a refusal)."""
-    if kind not in _KINDS or expectation.get("dialect") in _ID_LESS | {source_dialect}:
+    target = expectation.get("dialect")
+    if kind not in _KINDS or target == source_dialect or not _ids_required(target):
         return False
     if "error" in expectation or (kind == "stream" and _ends_in_error(expectation)):
         return False

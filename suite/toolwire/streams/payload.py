@@ -13,7 +13,6 @@ __all__ = [
     "StreamError",
     "events_from_eventstream_jsonl",
     "events_from_jsonl",
-    "split_streams",
     "stream_events",
 ]
 
@@ -82,23 +81,3 @@ def events_from_eventstream_jsonl(text: str) -> list[dict[str, Any]]:
         name = headers.get(":exception-type") if headers.get(":message-type") == "exception" else None
         events.append({"event": name or headers[":event-type"], "data": frame["payload"]})
     return events
-
-
-def split_streams(events: list[dict[str, Any]], dialect: str) -> list[list[dict[str, Any]]]:
-    """Split consecutive streams recorded back to back (corpus/captures/openai-responses/11 holds the four
-    streams of a multi-step run) at each ``response.created`` / ``message_start``."""
-    first = {
-        "openai-responses": "response.created",
-        "anthropic": "message_start",
-        "canonical": "message_start",
-    }
-    start_type = first.get(dialect)
-    if start_type is None:
-        return [events]
-    out: list[list[dict[str, Any]]] = []
-    for event in events:
-        data = event.get("data")
-        if isinstance(data, dict) and data.get("type") == start_type or not out:
-            out.append([])
-        out[-1].append(event)
-    return out
