@@ -15,10 +15,6 @@ from typing import Any
 
 from . import roster
 
-#: what Gemini accepts in place of a thought signature on a call it did not issue (Gemini 3 refuses
-#: a model turn whose first functionCall has none): Google's documented value, also Gemini CLI's
-SKIP_VALIDATOR = "skip_thought_signature_validator"
-
 
 def sign(part: dict, signature: Any, origin: str) -> dict:
     """``part`` with ``signature`` (when it is a string) and its issuer ``origin``."""
@@ -56,4 +52,4 @@ def strip_foreign(part: dict, target: str) -> dict:
     return part
 
 
-__all__ = ["SKIP_VALIDATOR", "for_target", "origin_problem", "sign", "strip_foreign"]
+__all__ = ["for_target", "origin_problem", "sign", "strip_foreign"]

@@ -43,6 +43,11 @@ ERROR_BODY = {
     }
 }
 
+#: what Gemini accepts in place of a thought signature on a call it did not issue (Gemini 3 refuses
+#: a model turn whose first functionCall has none): Google's documented value, also Gemini CLI's
+#: (``gemini.unsigned-calls=skip-validator``)
+SKIP_VALIDATOR = "skip_thought_signature_validator"
+
 RULES = DialectRules(
     name="gemini",
     tool_name_pattern=r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$",
