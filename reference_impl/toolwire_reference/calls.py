@@ -24,6 +24,7 @@ import secrets
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from . import roster
 from ._json import copy_json, load_json
 from .custom import refuse_call, wrapped_arguments, wrapping
 from .errors import Segments, TranslationError, fail, pointer
@@ -145,7 +146,6 @@ def arguments_for_object(
 # --------------------------------------------------------------------------------------------------
 # Ids
 
-KNOWN_ID_PREFIXES = ("call_", "toolu_", "fc_", "tooluse_")
 # What a generated id starts with for targets without a convention.
 GENERATED_ID_PREFIX = "call_"
 
@@ -167,8 +167,9 @@ class GeneratedId(str):
 
 
 def strip_known_prefix(call_id: str) -> str:
-    """``call_abc`` / ``toolu_abc`` / ``fc_abc`` → ``abc``; other ids unchanged."""
-    for prefix in KNOWN_ID_PREFIXES:
+    """``call_abc`` / ``toolu_abc`` / ``fc_abc`` → ``abc`` (the prefixes of ``roster.id_prefixes``: each
+    dialect's ``call_id_prefix`` and ``other_id_prefixes``); other ids unchanged."""
+    for prefix in roster.id_prefixes():
         if call_id.startswith(prefix) and len(call_id) > len(prefix):
             return call_id[len(prefix) :]
     return call_id

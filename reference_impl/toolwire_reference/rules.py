@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 KINDS = ("tools", "tool_choice", "request", "response", "text", "stream")
 # The (source, target) pairs of a kind, when not every pair ("*", "*"): `text` is decode-only.
@@ -19,11 +20,103 @@ TOOLS_OR_END = None
 
 
 @dataclass(frozen=True)
+class Slot:
+    """In an error template (:class:`ErrorShape`), a value taken from the error: ``message``, ``status``
+    (the HTTP status), ``type`` (its name: see :class:`ErrorShape`), ``code`` (the toolwire error code,
+    ``errors.json``) or ``path`` (its JSON Pointer); ``default`` stands for a value the error does not
+    have (None)."""
+
+    name: str
+    default: Any = None
+
+
+@dataclass(frozen=True)
+class Coded:
+    """In an error template, a member written only for an error with a toolwire code (a translation's
+    refusal), left out of the others (an upstream's error passed through, a fault of the proxy)."""
+
+    template: Any
+
+
+#: the ``type`` of an error with each HTTP status in the dialects that name an error by a ``type`` string
+#: (``ErrorShape.types`` of those); another status is ``invalid_request_error`` below 500, else ``api_error``
+ERROR_TYPES: Mapping[int, str] = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    408: "timeout_error",
+    413: "request_too_large",
+    429: "rate_limit_error",
+    500: "api_error",
+    502: "api_error",
+    503: "overloaded_error",
+    504: "timeout_error",
+    529: "overloaded_error",
+}
+ERROR_TYPE_FALLBACK = ("invalid_request_error", "api_error")
+
+
+@dataclass(frozen=True)
+class ErrorShape:
+    """How a provider dialect's API reports an error (``toolwire serve`` answers its clients so).
+
+    - ``body``: the JSON template of an error body: constants, :class:`Slot` values and :class:`Coded`
+      members;
+    - ``types``: the name (``Slot("type")``) of each HTTP status; ``type_fallback``: the name of another
+      status below 500 and from 500;
+    - ``typed``: the dialect names an error by a ``type`` string it shares with the other typed dialects:
+      the ``type`` of an upstream's error body is read, and passed on to a typed client in place of the
+      status's name (False: the names are the dialect's own, such as gRPC status names);
+    - ``stream_event``: the SSE event name of an error mid-stream (None: an event without a name);
+      ``stream_body``: the template of its data (None: ``body``, with the status 400 for an error with a
+      toolwire code, else 500).
+    """
+
+    body: Mapping[str, Any]
+    types: Mapping[int, str] = field(default_factory=lambda: ERROR_TYPES)
+    type_fallback: tuple[str, str] = ERROR_TYPE_FALLBACK
+    typed: bool = True
+    stream_event: str | None = None
+    stream_body: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class HttpApi:
+    """How a provider dialect's API is spoken over HTTP (``toolwire serve``, from both sides).
+
+    - ``path``: where a request goes (the path of the descriptor's ``request.endpoint``); ``{model}`` in it:
+      the model is named in the path, not in the body;
+    - ``stream_path``: the path of a streaming request when it is another one (the stream is asked for in
+      the path, not by the body's ``stream: true``); the part after ``{model}`` of each path is a separator
+      and the method's name;
+    - ``key_header``, ``key_prefix``: the header of the API key and what its value starts with
+      (``authorization``, ``Bearer``); ``key_query``: a query parameter that may carry the key instead;
+    - ``headers``: the other headers a request to it carries, each with the client's value when the client
+      sent one, else the value given here (None: only when the client sent it);
+    - ``errors``: its :class:`ErrorShape`.
+    """
+
+    path: str
+    errors: ErrorShape
+    stream_path: str | None = None
+    key_header: str = "authorization"
+    key_prefix: str = "Bearer "
+    key_query: str | None = None
+    headers: Mapping[str, str | None] = field(default_factory=dict)
+
+    @property
+    def model_in_path(self) -> bool:
+        """Whether the model is named in the path (and left out of the body)."""
+        return "{model}" in self.path
+
+
+@dataclass(frozen=True)
 class DialectRules:
     """One dialect's rule tables (``dialects/<name>/rules.py``), handed to the shared code that applies them.
 
-    - ``endpoint``: the HTTP path a provider dialect's requests go to (``toolwire serve``; Gemini's names the
-      model, ``{model}``, and the method); None for canonical;
+    - ``http``: how a provider dialect's API is spoken over HTTP (:class:`HttpApi`; ``endpoint``: its path);
+      None for a dialect ``toolwire serve`` does not speak (canonical);
     - ``tool_name_pattern``: the tool-name rule a target holds tool names (and named choices) to;
     - ``call_id_prefix``: ``call_id_prefix`` of ``corpus/dialects/<name>.json`` (None: no convention, ids
       kept under ``ids.prefix=rewrite``; a generated id then takes ``call_``);
@@ -31,6 +124,11 @@ class DialectRules:
       9); any other id is replaced by one derived from it (``calls.encode_call_id``);
     - ``call_id_pattern``: what every id the target takes matches (Anthropic, Bedrock); any other id is
       replaced by ``call_id_prefix`` + a hash of it (``calls.encode_call_id``);
+    - ``other_id_prefixes``: prefixes of the provider's other ids that a call id may carry (an item id),
+      stripped with every dialect's ``call_id_prefix`` under ``ids.prefix=rewrite``
+      (``calls.strip_known_prefix``);
+    - ``issues_signatures``: the provider signs its model's reasoning (``signatures``): a signature read
+      from this dialect records it as its ``origin``, and goes back only to it;
     - ``custom_tools``: custom (free-form) tools and calls (``toolwire_reference.custom``); the others take
       JSON objects only; ``custom_streams``: streams of custom calls too;
     - ``stream_thinking``: a stream may carry thinking (``stream.thinking=keep`` keeps it);
@@ -44,10 +142,12 @@ class DialectRules:
 
     name: str
     tool_name_pattern: str
-    endpoint: str | None = None
+    http: HttpApi | None = None
     call_id_prefix: str | None = None
     call_id_length: int | None = None
     call_id_pattern: str | None = None
+    other_id_prefixes: tuple[str, ...] = ()
+    issues_signatures: bool = False
     custom_tools: bool = False
     custom_streams: bool = False
     stream_thinking: bool = False
@@ -64,6 +164,11 @@ class DialectRules:
         object.__setattr__(self, "name_rule", re.compile(self.tool_name_pattern).fullmatch)
         pattern = self.call_id_pattern
         object.__setattr__(self, "id_rule", re.compile(pattern).fullmatch if pattern else None)
+
+    @property
+    def endpoint(self) -> str | None:
+        """The HTTP path of a provider dialect's requests (``http.path``), None without ``http``."""
+        return self.http.path if self.http is not None else None
 
 
 # Profiles (corpus/profiles.json): every key, its values, its default.

@@ -3,18 +3,19 @@
     toolwire serve --listen 127.0.0.1:8080 --client-dialect anthropic \\
         --upstream-dialect openai-chat --upstream-url https://api.openai.com [--profile K=V ...]
 
-Clients talk to it in ``--client-dialect`` on that dialect's real path (``/v1/chat/completions``,
-``/v1/responses``, ``/v1/messages``, ``/v1beta/models/{model}:generateContent`` and
-``:streamGenerateContent?alt=sse``). Each request body is translated (kind ``request``) and sent to the
-upstream's real path (Gemini: the model in the URL, from the request's ``model``); the reply is translated
+What each provider dialect's API looks like over HTTP is its rules' data (``rules.HttpApi``, in
+``dialects/<name>/rules.py``): its path (the model in it, or in the body), the path of a streaming
+request when it has its own, the API key's header, the other headers it takes, the shape of its errors.
+The proxy is written once over that data. Clients talk to it in ``--client-dialect`` on that dialect's
+real path. Each request body is translated (kind ``request``) and sent to the upstream's real path (with
+the model in it where the upstream names it there, from the request's ``model``); the reply is translated
 back (kind ``response``), or, for a streaming request, read incrementally and re-encoded event by event
 (``toolwire_reference.transcode.StreamTranscoder``) as it arrives: nothing is buffered.
 
 - Upstream errors (non-2xx) are passed through with the same status, in the client dialect's error shape.
-- A translation error is a 400 in the client's error shape carrying the toolwire code (``errors.json``):
-  ``error.code`` and ``error.param`` (the JSON Pointer) for OpenAI and Anthropic clients, an
-  ``ErrorInfo`` detail (``reason`` = code, ``metadata.path``) for Gemini clients. Mid-stream, it is the
-  client dialect's error event, and the stream ends.
+- A translation error is a 400 in the client's error shape carrying the toolwire code (``errors.json``)
+  and its JSON Pointer where the shape's ``Coded`` members put them. Mid-stream, it is the client
+  dialect's error event, and the stream ends.
 - A client's bad input is its error, never the upstream's nor a bare 500: a body that is not UTF-8 or
   not JSON, that holds a lone surrogate (``"\\ud800"``: no Unicode text) or nests too deeply to read or
   translate is a 400 ``payload.invalid`` in the client's error shape. ``request.unsupported_field`` names
@@ -26,8 +27,8 @@ back (kind ``response``), or, for a streaming request, read incrementally and re
 - One log line per request (status, what happened, milliseconds); a client going away is one of them. A
   traceback is logged only for a bug of the proxy itself, which the client gets as a 500 in its shape.
 - Upstream connections are not capped: every open stream holds one.
-- The client's API key (``x-api-key``, ``Authorization: Bearer``, ``x-goog-api-key`` or ``?key=``) is sent
-  in the upstream's header (``TOOLWIRE_UPSTREAM_API_KEY`` replaces it when set). Keys are never logged.
+- The client's API key (in any provider dialect's key header or query parameter) is sent in the
+  upstream's header (``TOOLWIRE_UPSTREAM_API_KEY`` replaces it when set). Keys are never logged.
 
 Needs ``aiohttp`` (a dependency of toolwire); the translator itself is stdlib-only.
 """
@@ -49,7 +50,7 @@ from typing import Any
 from .errors import TranslationError, pointer
 from .profiles import resolve_profile
 from .registry import DIALECTS
-from .rules import PROFILE_VALUES
+from .rules import PROFILE_VALUES, Coded, ErrorShape, HttpApi, Slot
 from .streams.sse import format_event, read_sse
 from .transcode import StreamTranscoder
 from .translate import translate
@@ -67,33 +68,41 @@ __all__ = [
 
 log = logging.getLogger("toolwire.serve")
 
-#: the client-facing path of each provider dialect (Gemini: the model and the method are in the path)
+#: the client-facing path of each provider dialect (``{model}``: the model is named in the path)
 DIALECT_PATHS = {d.name: d.rules.endpoint for d in DIALECTS if d.rules.endpoint is not None}
 PROVIDER_DIALECTS = tuple(DIALECT_PATHS)
-
-GEMINI_PREFIX = "/v1beta/models/"
-ANTHROPIC_VERSION = "2023-06-01"
-
-_STATUS_TYPES = {  # status -> (openai/anthropic type, gemini status)
-    400: ("invalid_request_error", "INVALID_ARGUMENT"),
-    401: ("authentication_error", "UNAUTHENTICATED"),
-    403: ("permission_error", "PERMISSION_DENIED"),
-    404: ("not_found_error", "NOT_FOUND"),
-    408: ("timeout_error", "DEADLINE_EXCEEDED"),
-    413: ("request_too_large", "INVALID_ARGUMENT"),
-    429: ("rate_limit_error", "RESOURCE_EXHAUSTED"),
-    500: ("api_error", "INTERNAL"),
-    502: ("api_error", "UNAVAILABLE"),
-    503: ("overloaded_error", "UNAVAILABLE"),
-    504: ("timeout_error", "DEADLINE_EXCEEDED"),
-    529: ("overloaded_error", "UNAVAILABLE"),
-}
+#: how each provider dialect is spoken over HTTP (its rules' ``http``)
+APIS: dict[str, HttpApi] = {d.name: d.rules.http for d in DIALECTS if d.rules.http is not None}
 
 
-def _types(status: int) -> tuple[str, str]:
-    if status in _STATUS_TYPES:
-        return _STATUS_TYPES[status]
-    return ("invalid_request_error", "INVALID_ARGUMENT") if status < 500 else ("api_error", "INTERNAL")
+def _fill(template: Any, values: Mapping[str, Any]) -> Any:
+    """An error template (``rules.ErrorShape``) with the error's values: each ``Slot`` replaced, each
+    ``Coded`` member written only for an error with a toolwire code."""
+    if isinstance(template, Slot):
+        value = values[template.name]
+        return template.default if value is None else value
+    if isinstance(template, Mapping):
+        out: dict[str, Any] = {}
+        for key, item in template.items():
+            if isinstance(item, Coded):
+                if values["code"] is None:
+                    continue
+                item = item.template
+            out[key] = _fill(item, values)
+        return out
+    if isinstance(template, list):
+        return [_fill(item, values) for item in template]
+    return template
+
+
+def _type(shape: ErrorShape, status: int, type_: str | None) -> str:
+    """The name of an error in ``shape``: ``type_`` (an upstream's type, for a typed shape), else the
+    status's."""
+    if type_ and shape.typed:
+        return type_
+    if status in shape.types:
+        return shape.types[status]
+    return shape.type_fallback[0] if status < 500 else shape.type_fallback[1]
 
 
 def error_body(
@@ -105,66 +114,38 @@ def error_body(
     path: str | None = None,
     type_: str | None = None,
 ) -> dict[str, Any]:
-    """An error body in ``dialect``'s shape; ``code``/``path``: a toolwire error code and its JSON Pointer."""
-    kind, grpc = _types(status)
-    kind = type_ or kind
-    if dialect == "gemini":
-        err: dict[str, Any] = {"code": status, "message": message, "status": grpc}
-        if code is not None:
-            err["details"] = [
-                {
-                    "@type": "type.googleapis.com/google.rpc.ErrorInfo",
-                    "reason": code,
-                    "domain": "toolwire",
-                    "metadata": {"path": path or ""},
-                }
-            ]
-        return {"error": err}
-    if dialect == "mistral":  # {"object": "error", "message", "type", "param", "code"}, not nested
-        return {"object": "error", "message": message, "type": kind, "param": path, "code": code}
-    err = {"type": kind, "message": message}
-    if code is not None:
-        err["code"] = code
-        err["param"] = path
-    if dialect == "anthropic":
-        return {"type": "error", "error": err}
-    if code is None:
-        err.update(param=None, code=None)
-    return {"error": err}
+    """An error body in ``dialect``'s shape; ``code``/``path``: a toolwire error code and its JSON Pointer;
+    ``type_``: the type of an upstream's error (kept by a dialect whose errors are typed)."""
+    shape = APIS[dialect].errors
+    values = {"message": message, "status": status, "type": _type(shape, status, type_), "code": code}
+    return _fill(shape.body, {**values, "path": path})
 
 
 def error_event(dialect: str, message: str, *, code: str | None = None, path: str | None = None) -> dict:
     """The stream event ``dialect`` uses to report an error mid-stream (the stream ends after it)."""
-    if dialect == "openai-responses":
-        return {"event": "error", "data": {"type": "error", "code": code, "message": message, "param": path}}
-    body = error_body(
-        "openai-chat" if dialect == "mistral" else dialect,  # Mistral's stream errors are not documented
-        500 if code is None else 400,
-        message,
-        code=code,
-        path=path,
-        type_="api_error" if code is None else None,
-    )
-    if dialect == "anthropic":
-        return {"event": "error", "data": body}
-    return {"data": body}
+    shape = APIS[dialect].errors
+    status = 500 if code is None else 400
+    values = {"message": message, "status": status, "type": _type(shape, status, None), "code": code}
+    data = _fill(shape.body if shape.stream_body is None else shape.stream_body, {**values, "path": path})
+    return {"data": data} if shape.stream_event is None else {"event": shape.stream_event, "data": data}
 
 
 def upstream_error(dialect: str, status: int, raw: bytes) -> tuple[str, str | None]:
-    """(message, type) of an upstream error body in ``dialect``'s shape (best effort)."""
+    """(message, type) of an upstream error body (best effort: any provider's shape is read); the type
+    only from a dialect whose errors are typed."""
     try:
         body = json.loads(raw)
     except (ValueError, RecursionError):
         text = raw.decode("utf-8", "replace").strip()
         return (text[:1000] or f"upstream answered HTTP {status}"), None
     err = body.get("error") if isinstance(body, dict) else None
-    if isinstance(body, list) and body and isinstance(body[0], dict):  # Gemini sometimes wraps it in a list
+    if isinstance(body, list) and body and isinstance(body[0], dict):  # an error wrapped in a list
         err = body[0].get("error")
-    if isinstance(body, dict) and body.get("object") == "error":  # Mistral's error is the body itself
+    if isinstance(body, dict) and body.get("object") == "error":  # an error that is the body itself
         err = body
     if isinstance(err, dict):
         message = err.get("message")
-        kind = err.get("type") if dialect != "gemini" else None
+        kind = err.get("type") if APIS[dialect].errors.typed else None
         text = str(message) if message else json.dumps(err)[:1000]
         return text, (kind if isinstance(kind, str) else None)
     if isinstance(err, str):
@@ -173,37 +154,56 @@ def upstream_error(dialect: str, status: int, raw: bytes) -> tuple[str, str | No
 
 
 def upstream_path(dialect: str, model: str | None, stream: bool) -> str:
-    """The upstream's real path (and query) for a request."""
-    if dialect == "gemini":
-        method = "streamGenerateContent?alt=sse" if stream else "generateContent"
-        return f"{GEMINI_PREFIX}{model or 'unknown-model'}:{method}"
-    return DIALECT_PATHS[dialect]
+    """The upstream's real path (and query) for a request (the model in it where the dialect names it
+    there; a streaming request's own path, where it has one)."""
+    api = APIS[dialect]
+    path = api.stream_path if stream and api.stream_path is not None else api.path
+    return path.replace("{model}", model or "unknown-model")
+
+
+def _route(api: HttpApi) -> str:
+    """The route of a dialect's requests: its path, or, with the model in it, the path up to the model and
+    ``{spec}`` (the model, a separator and the method: read by ``_methods``)."""
+    return api.path.partition("{model}")[0] + "{spec}" if api.model_in_path else api.path
+
+
+def _methods(api: HttpApi) -> tuple[str, dict[str, bool]]:
+    """For a dialect with the model in its path: the separator between the model and the method, and each
+    method's name with whether it streams (``generateContent``: False)."""
+    tails = {api.path.partition("{model}")[2]: False}
+    if api.stream_path is not None:
+        tails[api.stream_path.partition("{model}")[2].partition("?")[0]] = True
+    return next(iter(tails))[0], {tail[1:]: streams for tail, streams in tails.items()}
 
 
 def client_key(headers: Mapping[str, str], query: Mapping[str, str]) -> str | None:
-    """The API key a client sent, whichever provider's header it used."""
-    for name in ("x-api-key", "x-goog-api-key"):
-        if headers.get(name):
-            return headers[name]
-    auth = headers.get("authorization", "")
-    if auth.lower().startswith("bearer "):
-        return auth[7:].strip()
-    return query.get("key") or None
+    """The API key a client sent, whichever provider's header (or query parameter) it used: the headers
+    that hold the key alone first, then those with a prefix (``Bearer``)."""
+    apis = sorted(APIS.values(), key=lambda api: bool(api.key_prefix))
+    for name, prefix in dict.fromkeys((api.key_header, api.key_prefix) for api in apis):
+        value = headers.get(name)
+        if not prefix:
+            if value:
+                return value
+        elif value and value.lower().startswith(prefix.lower()):
+            return value[len(prefix) :].strip()
+    for name in dict.fromkeys(api.key_query for api in APIS.values() if api.key_query):
+        if query.get(name):
+            return query[name]
+    return None
 
 
 def upstream_headers(dialect: str, key: str | None, incoming: Mapping[str, str]) -> dict[str, str]:
+    """The headers of a request to a ``dialect`` upstream: the key in its header, and the other headers
+    it takes (the client's value when it sent one)."""
+    api = APIS[dialect]
     headers = {"content-type": "application/json"}
     if key:
-        if dialect == "anthropic":
-            headers["x-api-key"] = key
-        elif dialect == "gemini":
-            headers["x-goog-api-key"] = key
-        else:
-            headers["authorization"] = f"Bearer {key}"
-    if dialect == "anthropic":
-        headers["anthropic-version"] = incoming.get("anthropic-version") or ANTHROPIC_VERSION
-        if incoming.get("anthropic-beta"):
-            headers["anthropic-beta"] = incoming["anthropic-beta"]
+        headers[api.key_header] = api.key_prefix + key
+    for name, default in api.headers.items():
+        value = incoming.get(name) or default
+        if value:
+            headers[name] = value
     return headers
 
 
@@ -427,6 +427,8 @@ def build_app(client: str, upstream: str, upstream_url: str, profile: Mapping[st
         if dialect not in PROVIDER_DIALECTS:
             raise ValueError(f"unknown {role} dialect {dialect!r}; one of {', '.join(PROVIDER_DIALECTS)}")
     prof = resolve_profile(profile)  # ValueError on an unknown key or value
+    client_api, upstream_api = APIS[client], APIS[upstream]
+    separator, methods = _methods(client_api) if client_api.model_in_path else ("", {})
     base = upstream_url.rstrip("/")
     max_body = 64 * 1024 * 1024
     app = web.Application(client_max_size=max_body)
@@ -506,13 +508,13 @@ def build_app(client: str, upstream: str, upstream_url: str, profile: Mapping[st
     async def _handle(request: Any, state: dict[str, str]) -> Any:
         model: str | None = None
         stream = False
-        if client == "gemini":
-            model, _, method = request.match_info["spec"].partition(":")
-            if method not in ("generateContent", "streamGenerateContent"):
-                raise _Fault(404, f"unknown method {method!r}: generateContent or streamGenerateContent")
-            stream = method == "streamGenerateContent"
+        if client_api.model_in_path:
+            model, _, method = request.match_info["spec"].partition(separator)
+            if method not in methods:
+                raise _Fault(404, f"unknown method {method!r}: {' or '.join(methods)}")
+            stream = methods[method]
         body = await read_body(request)
-        if client != "gemini":
+        if not client_api.model_in_path:
             stream = body.get("stream") is True
             model = body.get("model") if isinstance(body.get("model"), str) else None
         try:
@@ -529,14 +531,14 @@ def build_app(client: str, upstream: str, upstream_url: str, profile: Mapping[st
             raise _Fault(400, message, exc.code, exc.path) from None
         except (RecursionError, ValueError) as exc:
             raise _Fault(400, untranslatable("the request", exc, body), "payload.invalid", "") from None
-        if upstream == "gemini":
+        if upstream_api.model_in_path:
             out.pop("model", None)
+        elif model and "model" not in out:
+            out["model"] = model
+        if upstream_api.stream_path is not None:
             out.pop("stream", None)
-        else:
-            if model and "model" not in out:
-                out["model"] = model
-            if stream and client == "gemini":
-                out["stream"] = True
+        elif stream and client_api.stream_path is not None:
+            out["stream"] = True
         try:
             data = json.dumps(out, ensure_ascii=False).encode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate the escape scan could not see (in tool-call arguments)
@@ -570,9 +572,7 @@ def build_app(client: str, upstream: str, upstream_url: str, profile: Mapping[st
                     raw = f"(the body broke off: {type(exc).__name__})".encode()
                 message, kind = upstream_error(upstream, resp.status, raw)
                 state["note"] = f"upstream {resp.status} passed through"
-                body_out = error_body(
-                    client, resp.status, message, type_=kind if client != "gemini" and kind else None
-                )
+                body_out = error_body(client, resp.status, message, type_=kind)
                 return _json_response(body_out, resp.status)
             if stream:
                 return await _relay_stream(request, resp, state)
@@ -707,10 +707,7 @@ def build_app(client: str, upstream: str, upstream_url: str, profile: Mapping[st
             state["note"] = f"stream: the client went away after {sent} events"
         return out
 
-    if client == "gemini":
-        app.router.add_post(GEMINI_PREFIX + "{spec}", handle)
-    else:
-        app.router.add_post(DIALECT_PATHS[client], handle)
+    app.router.add_post(_route(client_api), handle)
     return app
 
 

@@ -3,21 +3,17 @@
 A signature is an opaque proof a provider attaches to a model's reasoning: Anthropic's thinking
 ``signature`` (and ``redacted_thinking`` data), Gemini's ``thoughtSignature`` (on thought, text and
 ``functionCall`` parts), OpenAI Responses' ``encrypted_content`` of a ``reasoning`` item. Only the
-provider that issued one can check it, so the canonical part records its issuer in ``origin`` (a
-dialect name) and an encoder writes the signature back only to that dialect. A signature without an
-``origin`` (a canonical source that does not say) is written wherever the target has a place for it:
-its producer vouches for it.
+provider that issued one can check it, so the canonical part records its issuer in ``origin`` (the name
+of a dialect whose rules say ``issues_signatures``) and an encoder writes the signature back only to
+that dialect. A signature without an ``origin`` (a canonical source that does not say) is written
+wherever the target has a place for it: its producer vouches for it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-#: the dialects whose providers issue signatures
-ISSUERS = ("anthropic", "gemini", "openai-responses", "bedrock-converse")
-#: what Gemini accepts in place of a thought signature on a call it did not issue (Gemini 3 refuses
-#: a model turn whose first functionCall has none): Google's documented value, also Gemini CLI's
-SKIP_VALIDATOR = "skip_thought_signature_validator"
+from . import roster
 
 
 def sign(part: dict, signature: Any, origin: str) -> dict:
@@ -42,8 +38,8 @@ def origin_problem(part: dict) -> str | None:
     """Why a canonical part's ``origin`` is invalid (None when it is fine)."""
     if "origin" not in part:
         return None
-    if part["origin"] not in ISSUERS:
-        return f"`origin` must be one of {', '.join(ISSUERS)}"
+    if not roster.issues_signatures(part["origin"]):
+        return f"`origin` must be one of {', '.join(roster.issuers())}"
     if "signature" not in part:
         return "`origin` names the issuer of a `signature`, and the part has none"
     return None
@@ -56,4 +52,4 @@ def strip_foreign(part: dict, target: str) -> dict:
     return part
 
 
-__all__ = ["ISSUERS", "SKIP_VALIDATOR", "for_target", "origin_problem", "sign", "strip_foreign"]
+__all__ = ["for_target", "origin_problem", "sign", "strip_foreign"]

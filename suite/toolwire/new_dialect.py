@@ -462,20 +462,35 @@ _REF_RULES = '''\
 ``rules.DialectRules``).
 
 TODO: kept equal to corpus/dialects/{name}.json (tests/reference/test_ref_api.py compares
-them once the dialect is registered): the tool-name pattern, ``call_id_prefix``, the ``endpoint``
-(the path of the descriptor's ``request.endpoint``, once it has ``http_errors``), and the stop reasons
-both ways (corpus/RULES.md, "Stop reasons").
+them once the dialect is registered): the tool-name pattern, ``call_id_prefix``, ``http`` (its path is
+the descriptor's ``request.endpoint``, once it has ``http_errors``), and the stop reasons both ways
+(corpus/RULES.md, "Stop reasons").
 """
 
 from __future__ import annotations
 
 from ...rules import DialectRules
 
+# TODO: how `toolwire serve` speaks the API, once the descriptor has `http_errors`: an HttpApi (rules.py
+# says what each field means; dialects/anthropic/rules.py and gemini/rules.py are examples):
+#     HTTP = HttpApi(
+#         "/v1/TODO",  # the path; "{{model}}" where the model is named in the path
+#         ErrorShape(ERROR_BODY),  # ERROR_BODY: the error body's template, with Slot and Coded values
+#         key_header="authorization",  # the API key's header, and what its value starts with
+#         key_prefix="Bearer ",
+#     )
+# and `http=HTTP` below (from ...rules import ErrorShape, HttpApi, Slot). None: not served over HTTP.
+HTTP = None
+
 RULES = DialectRules(
     name="{name}",
     tool_name_pattern=r"^[a-zA-Z0-9_-]{{1,64}}$",
-    endpoint=None,
+    http=HTTP,
     call_id_prefix=None,
+    # TODO: prefixes of the provider's other ids a call id may carry (an item id), if any
+    other_id_prefixes=(),
+    # TODO: True when the provider signs its model's reasoning (signatures go back only to it)
+    issues_signatures=False,
     request_ignorable=frozenset(),
     stop_reasons_in={{}},
     stop_reasons_out={{}},
@@ -793,15 +808,14 @@ def checklist(run: Plan) -> list[str]:
         "what each means).",
         f"Wire schemas schemas/wire/{name}/*.schema.json: replace each stub with the provider's shape "
         "(schemas/wire/anthropic/ is the model); every capture must validate.",
-        f"Reference {ref}: rules.py first (equal to the descriptor), then tools, request, response and "
+        f"Reference {ref}: rules.py first (equal to the descriptor; its `http` is how `toolwire serve` "
+        "speaks the API, equal to the descriptor's http_client), then tools, request, response and "
         f"stream; register it in reference_impl/toolwire_reference/registry.py: add {package} to "
         f"`from .dialects import …` and the line `    {package}.DIALECT,` to DIALECTS.",
         f"Harness streams {streams}grammar.py, accumulate.py and rechunk.py: the order of {name}'s events, "
         "the body they accumulate to, and how an event's one text or argument fragment is read and "
         f"rewritten; register them in suite/toolwire/streams/dialects.py: add {package} to "
         f"`from . import …` and to _PACKAGES.",
-        "Shared tables that still name each dialect (until they move into the dialect's folder): "
-        "reference_impl/toolwire_reference/serve.py error_body, error_event and upstream_headers.",
         f"corpus/RULES.md: {name}'s rules in each section, where the other dialects have theirs (a "
         f"`### {name} target` under 'Tool definitions', rows in 'Tool choice', 'Stop reasons', 'Reading each "
         "dialect' and 'Writing each dialect' for streams), each with its source.",

@@ -156,6 +156,8 @@ desc = json.load(open("corpus/dialects/{NAME}.json"))
 assert DIALECT.name == "{NAME}"
 assert DIALECT.rules.tool_name_pattern == desc["tool_name"]["pattern"]
 assert DIALECT.rules.call_id_prefix == desc["call_id_prefix"]
+assert DIALECT.rules.http is None and DIALECT.rules.endpoint is None  # not served until it says how
+assert DIALECT.rules.issues_signatures is False and DIALECT.rules.other_id_prefixes == ()
 calls = [
     (DIALECT.tools.decode_tools, ([], {{}})), (DIALECT.tools.encode_tools, ([], {{}})),
     (DIALECT.tools.copies_schemas, ({{}},)),
@@ -209,6 +211,16 @@ def test_the_written_code_is_ruff_clean(scaffolded: tuple[Path, str]) -> None:
         [ruff, "check", "--no-cache", *targets], cwd=repo, capture_output=True, text=True, timeout=120
     )
     assert result.returncode == 0, result.stdout
+
+
+def test_the_rules_skeleton_marks_each_dialect_decision() -> None:
+    """The skeleton's rules.py names the fields a dialect decides (how it is served, its id prefixes,
+    whether its provider signs reasoning), each under a TODO."""
+    rules = new_dialect.reference_package(NAME)["rules.py"]
+    for field in ("http=HTTP", "HttpApi(", "ErrorShape(", "other_id_prefixes=", "issues_signatures="):
+        assert field in rules, field
+        before = rules[: rules.index(field)].splitlines()
+        assert any("TODO" in line for line in before[-8:]), field
 
 
 def test_the_longest_name_keeps_lines_short() -> None:

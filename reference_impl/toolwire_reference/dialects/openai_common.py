@@ -169,17 +169,18 @@ def decode_choice(
     allowed_members: Callable[[dict], tuple[Any, Any]] | None,
     unsupported_types: frozenset[str],
     legacy: bool,
-    dialect: str | None = None,
+    dialect: str,
     strings: Mapping[str, str] = STRING_MODES,
     default_type: str | None = None,
 ) -> Choice:
     """Decode ``{tool_choice?, parallel_tool_calls?, function_call? (chat only)}``.
 
-    The Chat-like dialects that are not OpenAI's (Mistral) name themselves (``dialect``), map their own
-    strings to modes (``strings``: Mistral's ``any`` is ``required``), and may leave an object choice's
-    ``type`` out (``default_type``); without ``allowed_members`` they have no ``allowed_tools``."""
+    Each dialect names itself (``dialect``, in messages); the Chat-like dialects that are not OpenAI's
+    (Mistral) map their own strings to modes (``strings``: Mistral's ``any`` is ``required``), and may
+    leave an object choice's ``type`` out (``default_type``); without ``allowed_members`` they have no
+    ``allowed_tools``."""
     members = ("tool_choice", "parallel_tool_calls") + (("function_call",) if legacy else ())
-    obj = read_payload(payload, members, dialect or ("openai-chat" if legacy else "openai-responses"))
+    obj = read_payload(payload, members, dialect)
     choice = Choice()
     value, path = obj.get("tool_choice"), "/tool_choice"
     if legacy and obj.get("function_call") is not None:

@@ -21,7 +21,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from .. import signatures
+from .. import roster, signatures
 from .._json import check_depth, json_type
 from ..calls import derived_id
 from ..custom import WRAP_PARAMETER, has_custom_tools, wrapping
@@ -182,7 +182,7 @@ class Decoder:
         """Put ``signature`` on ``event`` with its issuer: this decoder's dialect (a canonical source
         says the issuer itself, or leaves it unknown)."""
         event["signature"] = signature
-        if self.dialect in signatures.ISSUERS:
+        if roster.issues_signatures(self.dialect):
             event["origin"] = self.dialect
 
     def close_text(self, key: Any = None, any_key: bool = True) -> list[dict]:
@@ -322,7 +322,7 @@ class SignatureFilter:
 
     def __init__(self, source: str, target: str) -> None:
         self.target = target
-        self.foreign_source = target != "canonical" and source in signatures.ISSUERS and source != target
+        self.foreign_source = target != "canonical" and roster.issues_signatures(source) and source != target
         self.opened: set[int] = set()  # thinking blocks something was sent for
         self.silent: set[int] = set()  # thinking blocks nothing was sent for (yet): their end too is left out
 

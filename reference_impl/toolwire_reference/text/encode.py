@@ -1,17 +1,7 @@
 """Kind ``text``: the canonical content parts of a text, written for each target dialect by its
-``response.encode_text`` (found through the registry).
-
-| target | output |
-|---|---|
-| canonical | ``{"content": [text | tool_call parts]}`` |
-| openai-chat | the assistant message ``{"role": "assistant", "content": text or null, "tool_calls"?: […]}`` |
-| anthropic | the content blocks (``text``, ``tool_use``) |
-| gemini | the parts (``text``, ``functionCall`` without id: the ids are invented) |
-| openai-responses | the output items (``message``, ``function_call``) |
-
-The provider forms are exactly what the ``response`` encoders write for that content (the message,
-blocks, parts or items of a response); openai-chat joins the text runs with a blank line (``"\\n\\n"``,
-as the request encoder joins an assistant message's text parts), since a call stood between them.
+``response.encode_text`` (found through the registry), whose docstring says the form: exactly what the
+dialect's ``response`` encoder writes for that content (the message, blocks, parts or items of a
+response).
 """
 
 from __future__ import annotations

@@ -2,20 +2,39 @@
 
 from __future__ import annotations
 
-from ...rules import DialectRules
+from ...rules import Coded, DialectRules, ErrorShape, HttpApi, Slot
 
 #: what a top-level property key must match (corpus/dialects/anthropic.json ``parameter_name``; server:
 #: ``tools.N.custom.input_schema.properties: Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'``)
 PROPERTY_NAME_PATTERN = r"^[a-zA-Z0-9_.-]{1,64}$"
 
+#: ``{"type": "error", "error": {"type", "message"}}`` (corpus/dialects/anthropic.json ``http_errors``); a
+#: translation's refusal adds the toolwire ``code`` and its ``param`` (the JSON Pointer)
+ERROR_BODY = {
+    "type": "error",
+    "error": {
+        "type": Slot("type"),
+        "message": Slot("message"),
+        "code": Coded(Slot("code")),
+        "param": Coded(Slot("path")),
+    },
+}
+
 RULES = DialectRules(
     name="anthropic",
     tool_name_pattern=r"^[a-zA-Z0-9_-]{1,64}$",
-    endpoint="/v1/messages",
+    http=HttpApi(
+        "/v1/messages",
+        ErrorShape(ERROR_BODY, stream_event="error"),
+        key_header="x-api-key",
+        key_prefix="",
+        headers={"anthropic-version": "2023-06-01", "anthropic-beta": None},
+    ),
     call_id_prefix="toolu_",
     # `tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'` (corpus/RULES.md, "Ids")
     call_id_pattern=r"[a-zA-Z0-9_-]+",
     stream_thinking=True,
+    issues_signatures=True,
     request_ignorable=frozenset(("metadata", "service_tier", "cache_control")),
     stop_reasons_in={
         "end_turn": "end_turn",

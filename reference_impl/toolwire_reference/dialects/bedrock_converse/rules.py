@@ -11,11 +11,12 @@ RULES = DialectRules(
     tool_name_pattern=r"^[a-zA-Z0-9_-]{1,64}$",
     # the model and the method are in the path (/model/{modelId}/converse, /converse-stream), and the
     # stream is AWS's binary event stream: `toolwire serve` does not speak it yet
-    endpoint=None,
+    http=None,
     call_id_prefix="tooluse_",
     # botocore's `ToolUseId` (pattern and length)
     call_id_pattern=r"[a-zA-Z0-9_.:-]{1,64}",
     stream_thinking=True,
+    issues_signatures=True,
     request_ignorable=frozenset(
         ("requestMetadata", "performanceConfig", "serviceTier", "additionalModelResponseFieldPaths")
     ),

@@ -40,7 +40,7 @@ from ...request import (
     unsupported,
 )
 from . import tools as gemini
-from .rules import IGNORABLE_GENERATION, RULES
+from .rules import IGNORABLE_GENERATION, RULES, SKIP_VALIDATOR
 from .schema import to_gemini_schema
 from .schema_decode import from_gemini_schema, source_segment
 
@@ -425,7 +425,7 @@ def _vouch_first_call(parts: list[dict]) -> None:
     Google documents for such calls (profile ``gemini.unsigned-calls=skip-validator``)."""
     first = next((p for p in parts if "functionCall" in p), None)
     if first is not None and "thoughtSignature" not in first:
-        first["thoughtSignature"] = signatures.SKIP_VALIDATOR
+        first["thoughtSignature"] = SKIP_VALIDATOR
 
 
 def _encode_part(req: Request, part: dict, names: Mapping[str, str], profile) -> dict | None:

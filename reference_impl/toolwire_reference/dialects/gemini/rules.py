@@ -4,13 +4,65 @@ OpenAPI 3.0 subset Gemini takes as ``parameters``)."""
 
 from __future__ import annotations
 
-from ...rules import TOOLS_OR_END, DialectRules
+from ...rules import TOOLS_OR_END, Coded, DialectRules, ErrorShape, HttpApi, Slot
+
+#: the gRPC status name (``error.status``) of each HTTP status (google.rpc.Code's HTTP mapping); another
+#: status is INVALID_ARGUMENT below 500, else INTERNAL
+STATUS_NAMES = {
+    400: "INVALID_ARGUMENT",
+    401: "UNAUTHENTICATED",
+    403: "PERMISSION_DENIED",
+    404: "NOT_FOUND",
+    408: "DEADLINE_EXCEEDED",
+    413: "INVALID_ARGUMENT",
+    429: "RESOURCE_EXHAUSTED",
+    500: "INTERNAL",
+    502: "UNAVAILABLE",
+    503: "UNAVAILABLE",
+    504: "DEADLINE_EXCEEDED",
+    529: "UNAVAILABLE",
+}
+#: Google's ``{"error": {"code", "message", "status"}}`` (``code``: the HTTP status;
+#: corpus/dialects/gemini.json ``http_errors``); a translation's refusal adds an ``ErrorInfo`` detail:
+#: ``reason`` the toolwire code, ``metadata.path`` its JSON Pointer
+ERROR_BODY = {
+    "error": {
+        "code": Slot("status"),
+        "message": Slot("message"),
+        "status": Slot("type"),
+        "details": Coded(
+            [
+                {
+                    "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                    "reason": Slot("code"),
+                    "domain": "toolwire",
+                    "metadata": {"path": Slot("path", default="")},
+                }
+            ]
+        ),
+    }
+}
+
+#: what Gemini accepts in place of a thought signature on a call it did not issue (Gemini 3 refuses
+#: a model turn whose first functionCall has none): Google's documented value, also Gemini CLI's
+#: (``gemini.unsigned-calls=skip-validator``)
+SKIP_VALIDATOR = "skip_thought_signature_validator"
 
 RULES = DialectRules(
     name="gemini",
     tool_name_pattern=r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$",
-    endpoint="/v1beta/models/{model}:generateContent",
+    http=HttpApi(
+        "/v1beta/models/{model}:generateContent",
+        ErrorShape(
+            ERROR_BODY, types=STATUS_NAMES, type_fallback=("INVALID_ARGUMENT", "INTERNAL"), typed=False
+        ),
+        stream_path="/v1beta/models/{model}:streamGenerateContent?alt=sse",
+        key_header="x-goog-api-key",
+        key_prefix="",
+        key_query="key",
+    ),
     stream_thinking=True,
+    issues_signatures=True,
     request_ignorable=frozenset(("safetySettings", "safety_settings", "labels")),
     stop_reasons_in={
         "FINISH_REASON_UNSPECIFIED": "other",

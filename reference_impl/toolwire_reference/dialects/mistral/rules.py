@@ -8,12 +8,24 @@ length of 64"): ``corpus/dialects/mistral.json``.
 
 from __future__ import annotations
 
-from ...rules import TOOLS_OR_END, DialectRules
+from ...rules import TOOLS_OR_END, DialectRules, ErrorShape, HttpApi, Slot
+from ..openai_chat.rules import ERROR_BODY as CHAT_ERROR_BODY
+
+#: ``{"object": "error", "message", "type", "param", "code"}``, not nested (corpus/dialects/mistral.json
+#: ``http_errors``)
+ERROR_BODY = {
+    "object": "error",
+    "message": Slot("message"),
+    "type": Slot("type"),
+    "param": Slot("path"),
+    "code": Slot("code"),
+}
 
 RULES = DialectRules(
     name="mistral",
     tool_name_pattern=r"^[a-zA-Z0-9_-]{1,64}$",
-    endpoint="/v1/chat/completions",
+    # Mistral's stream errors are not documented: mid-stream, an error is written as openai-chat's
+    http=HttpApi("/v1/chat/completions", ErrorShape(ERROR_BODY, stream_body=CHAT_ERROR_BODY)),
     call_id_length=9,
     request_ignorable=frozenset(("metadata", "prompt_cache_key")),
     request_default_values={

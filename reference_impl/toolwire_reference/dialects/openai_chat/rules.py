@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from ...rules import TOOLS_OR_END, DialectRules
+from ...rules import TOOLS_OR_END, DialectRules, ErrorShape, HttpApi, Slot
+
+#: OpenAI's error body (both OpenAI dialects): ``{"error": {"type", "message", "param", "code"}}``, ``param``
+#: and ``code`` null when there is nothing to say (corpus/dialects/openai-chat.json ``http_errors``)
+ERROR_BODY = {
+    "error": {"type": Slot("type"), "message": Slot("message"), "param": Slot("path"), "code": Slot("code")}
+}
 
 RULES = DialectRules(
     name="openai-chat",
     tool_name_pattern=r"^[a-zA-Z0-9_-]{1,64}$",
-    endpoint="/v1/chat/completions",
+    http=HttpApi("/v1/chat/completions", ErrorShape(ERROR_BODY)),
     call_id_prefix="call_",
     custom_tools=True,
     request_ignorable=frozenset(

@@ -78,6 +78,7 @@ def decode_tool_choice(payload: object, profile: Mapping[str, str]) -> Choice:
         allowed_members=_allowed_members,
         unsupported_types=_UNSUPPORTED_CHOICES,
         legacy=True,
+        dialect=NAME,
     )
 
 

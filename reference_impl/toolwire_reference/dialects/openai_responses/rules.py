@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-from ...rules import TOOLS_OR_END, DialectRules
+from ...rules import TOOLS_OR_END, DialectRules, ErrorShape, HttpApi, Slot
+from ..openai_chat.rules import ERROR_BODY
+
+#: an error mid-stream: the `error` event (openai-openapi `ResponseErrorEvent`: type, code, message, param)
+STREAM_ERROR = {"type": "error", "code": Slot("code"), "message": Slot("message"), "param": Slot("path")}
 
 RULES = DialectRules(
     name="openai-responses",
     tool_name_pattern=r"^[a-zA-Z0-9_-]{1,128}$",
-    endpoint="/v1/responses",
+    http=HttpApi("/v1/responses", ErrorShape(ERROR_BODY, stream_event="error", stream_body=STREAM_ERROR)),
     call_id_prefix="call_",
+    # a function_call item's `id` (`fc_…`): stripped too under ids.prefix=rewrite (corpus/RULES.md, "Ids")
+    other_id_prefixes=("fc_",),
+    issues_signatures=True,
     # a function_call_output's `call_id` is 1 to 64 characters (openai-openapi `FunctionCallOutputItemParam`)
     call_id_pattern=r"(?s).{1,64}",
     custom_tools=True,

@@ -89,6 +89,7 @@ def decode_tool_choice(payload: object, profile: Mapping[str, str]) -> Choice:
         allowed_members=_allowed_members,
         unsupported_types=_UNSUPPORTED_CHOICES,
         legacy=False,
+        dialect=NAME,
     )
 
 

@@ -1,0 +1,89 @@
+"""What the reference knows of each dialect sits in the dialect's package (issue 15): its HTTP API
+(``rules.HttpApi``, which ``toolwire serve`` reads), whether its provider signs reasoning, the prefixes of
+its ids. These tests tie that data to the descriptors and keep the shared modules from naming dialects."""
+
+from __future__ import annotations
+
+import ast
+import json
+import pathlib
+
+import jsonschema
+import pytest
+import toolwire_reference
+from toolwire_reference import calls, roster, serve, signatures
+from toolwire_reference.registry import DIALECTS, NAMES
+
+CORPUS = pathlib.Path(__file__).resolve().parents[2] / "corpus"
+ROOT = pathlib.Path(toolwire_reference.__file__).parent
+SERVED = [d.name for d in DIALECTS if d.rules.http is not None]
+#: a dialect name shared code may compare with: the hub every translation goes through
+HUB = "canonical"
+
+
+def _descriptor(name: str) -> dict:
+    return json.loads((CORPUS / "dialects" / f"{name}.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("dialect", SERVED)
+@pytest.mark.parametrize("status", [400, 401, 404, 418, 429, 500, 503, 529])
+@pytest.mark.parametrize("code", [None, "request.unsupported_field"])
+def test_error_bodies_are_the_descriptors_shape(dialect: str, status: int, code: str | None) -> None:
+    """``serve.error_body`` (the dialect's ``ErrorShape``) is valid for its descriptor's
+    ``http_errors.body``, and says the status where the descriptor reads it."""
+    errors = _descriptor(dialect)["http_errors"]
+    body = serve.error_body(dialect, status, "no", code=code, path="/tools/0" if code else None)
+    jsonschema.validate(body, errors["body"])
+    if "status_at" in errors:
+        node = body
+        for key in errors["status_at"].strip("/").split("/"):
+            node = node[key]
+        assert node == status
+
+
+@pytest.mark.parametrize("dialect", SERVED)
+def test_paths_with_the_model_are_routed_by_method(dialect: str) -> None:
+    api = DIALECTS[NAMES.index(dialect)].rules.http
+    assert api is not None
+    if api.model_in_path:
+        assert serve.upstream_path(dialect, "m", False) == api.path.replace("{model}", "m")
+        assert serve.upstream_path(dialect, "m", True).startswith(api.path.partition("{model}")[0] + "m")
+    else:
+        assert serve.upstream_path(dialect, "m", True) == api.path
+
+
+def test_the_roster_holds_the_registry_rules() -> None:
+    assert roster.issuers() == tuple(d.name for d in DIALECTS if d.rules.issues_signatures)
+    prefixes = {d.rules.call_id_prefix for d in DIALECTS if d.rules.call_id_prefix}
+    assert prefixes <= set(roster.id_prefixes())
+    for prefix in roster.id_prefixes():
+        assert calls.strip_known_prefix(prefix + "abc") == "abc"
+    assert signatures.origin_problem({"origin": "text", "signature": "s"})
+    assert signatures.origin_problem({"origin": roster.issuers()[0], "signature": "s"}) is None
+
+
+def _shared_modules() -> list[pathlib.Path]:
+    """The reference's modules outside the dialects' own packages (``dialects/<name>/``)."""
+    packages = {path.parent for path in ROOT.glob("dialects/*/__init__.py")}
+    return [path for path in sorted(ROOT.rglob("*.py")) if path.parent not in packages]
+
+
+def test_shared_modules_compare_with_no_dialect_name() -> None:
+    """A shared module asks a dialect's rules, never compares a name with a dialect's (``== "gemini"``,
+    ``in ("anthropic", …)``) nor lists dialects: a new dialect then needs no edit outside its package."""
+    names = set(NAMES) - {HUB}
+    found = []
+    for path in _shared_modules():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Tuple | ast.List | ast.Set):
+                listed = [e.value for e in node.elts if isinstance(e, ast.Constant) and e.value in names]
+                if len(listed) > 1:
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {listed}")
+            if not isinstance(node, ast.Compare):
+                continue
+            for operand in (node.left, *node.comparators):
+                values = operand.elts if isinstance(operand, ast.Tuple | ast.List | ast.Set) else [operand]
+                for value in values:
+                    if isinstance(value, ast.Constant) and value.value in names:
+                        found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {value.value}")
+    assert found == []
