@@ -52,6 +52,33 @@ def test_paths_with_the_model_are_routed_by_method(dialect: str) -> None:
         assert serve.upstream_path(dialect, "m", True) == api.path
 
 
+@pytest.mark.parametrize("dialect", SERVED)
+def test_the_http_api_is_the_descriptors_http_client(dialect: str) -> None:
+    """``rules.HttpApi`` says what the descriptor's ``request.endpoint`` and ``http_client`` say (the harness
+    reads those): the path, the key's header and prefix, the headers a request must send, the stream's
+    path; a served dialect is a provider dialect of the corpus, and the other way round."""
+    api = DIALECTS[NAMES.index(dialect)].rules.http
+    desc = _descriptor(dialect)
+    client = desc["http_client"]
+    assert desc["request"]["endpoint"].split()[1] == api.path
+    assert (api.key_header, api.key_prefix) == (client["key_header"], client.get("key_prefix", ""))
+    for header, value in (client.get("headers") or {}).items():
+        assert api.headers.get(header) == value, header
+    stream = client["stream"]
+    if "method" in stream:
+        query = "&".join(f"{k}={v}" for k, v in stream["query"].items())
+        assert api.stream_path == api.path.rpartition(":")[0] + stream["method"] + f"?{query}"
+    else:
+        assert api.stream_path is None and stream["member"] == "stream"
+
+
+def test_every_provider_dialect_is_served() -> None:
+    providers = sorted(
+        p.stem for p in (CORPUS / "dialects").glob("*.json") if "http_client" in _descriptor(p.stem)
+    )
+    assert sorted(SERVED) == providers
+
+
 def test_the_roster_holds_the_registry_rules() -> None:
     assert roster.issuers() == tuple(d.name for d in DIALECTS if d.rules.issues_signatures)
     prefixes = {d.rules.call_id_prefix for d in DIALECTS if d.rules.call_id_prefix}
