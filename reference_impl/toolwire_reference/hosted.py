@@ -10,6 +10,9 @@ narrow the search, a location changes its results. ``context_size`` (how much re
 reads, OpenAI's ``search_context_size``) asks for nothing the reply shows and is dropped silently where
 the target has no equivalent.
 
+This module holds the canonical setting and what the dialects share in reading and writing it; each
+dialect's own spelling is in its package (``dialects/<name>/web_search.py``).
+
 A web search entry sits in the request's tool list next to function tools; :func:`take_tools` takes it
 out before the dialect's ``tools`` codec reads the list, and :func:`restore_paths` gives the codec's
 error paths and the decoded tools their indices in the source list back. The ``tools`` kind (a tool
@@ -30,13 +33,24 @@ from .request import Request, unsupported
 
 PROFILE_KEY = "hosted.web-search"
 SETTING = "web_search"
-ANTHROPIC_TYPE = "web_search_20250305"
-ANTHROPIC_PATTERN = re.compile(r"^web_search_\d{8}$")
-RESPONSES_TYPES = frozenset(
-    ("web_search", "web_search_2025_08_26", "web_search_preview", "web_search_preview_2025_03_11")
-)
-GEMINI_KEYS = ("googleSearch", "google_search")
 _LOCATION = ("city", "region", "country", "timezone")
+
+__all__ = [
+    "PROFILE_KEY",
+    "SETTING",
+    "Splitter",
+    "decode_tools",
+    "mapping",
+    "read_canonical",
+    "read_domains",
+    "read_location",
+    "read_options",
+    "record",
+    "refuse_options",
+    "restore_paths",
+    "take_tools",
+    "with_entry",
+]
 
 #: a dialect's reading of one tool-list entry: (what to keep of it, or None to take it out entirely;
 #: the web search it holds as (options, option -> source segments), or None when it holds none)
@@ -65,7 +79,7 @@ def take_tools(
         if found is not None:
             if SETTING in req.settings:
                 raise invalid("a request has one web search", base + (i,))
-            _record(req, found, base + (i,))
+            record(req, found, base + (i,))
             changed = True
         if rest is not None:
             kept.append(rest)
@@ -103,7 +117,7 @@ def _moved(segments: Segments, index: list[int]) -> Segments:
     return segments
 
 
-def _record(req: Request, found: tuple[dict, dict[str, Segments]], path: Segments) -> None:
+def record(req: Request, found: tuple[dict, dict[str, Segments]], path: Segments) -> None:
     """Set the ``web_search`` setting; each option's source member is remembered (for refusals)."""
     options, paths = found
     req.set(SETTING, options, path)
@@ -111,14 +125,14 @@ def _record(req: Request, found: tuple[dict, dict[str, Segments]], path: Segment
         req.setting_paths[f"{SETTING}.{name}"] = where
 
 
-def _strings(value: Any, path: Segments) -> list[str]:
+def read_domains(value: Any, path: Segments) -> list[str]:
     items = expect_list(value, path, "a domain list")
     if not all(isinstance(item, str) for item in items):
         raise invalid("a domain list holds strings", path)
     return list(items)
 
 
-def _location(value: Any, path: Segments) -> dict:
+def read_location(value: Any, path: Segments) -> dict:
     obj = expect_object(value, path, "a user location")
     out = {}
     for key in _LOCATION:
@@ -129,7 +143,7 @@ def _location(value: Any, path: Segments) -> dict:
     return out
 
 
-def _read(
+def read_options(
     obj: dict, path: Segments, members: Mapping[str, str], skip: tuple[str, ...], found=None
 ) -> tuple[dict, dict[str, Segments]]:
     """Options of a web search object (added to ``found``): ``members`` maps a wire member to its
@@ -152,9 +166,9 @@ def _read(
                 raise invalid("`max_uses` must be a positive integer", where)
             out[name] = value
         elif name in ("allowed_domains", "blocked_domains"):
-            out[name] = _strings(value, where)
+            out[name] = read_domains(value, where)
         elif name == "user_location":
-            out[name] = _location(value, where)
+            out[name] = read_location(value, where)
         else:  # context_size
             if value not in ("low", "medium", "high"):
                 raise invalid('`search_context_size` is "low", "medium" or "high"', where)
@@ -163,71 +177,10 @@ def _read(
     return out, paths
 
 
-def split_anthropic(entry: dict, path: Segments) -> tuple[dict | None, tuple | None]:
-    """Anthropic's ``web_search_YYYYMMDD`` server tool (``name``, ``type`` and the hint members
-    ``cache_control``, ``defer_loading``, ``allowed_callers``, ``strict`` carry no option)."""
-    if not (isinstance(entry.get("type"), str) and ANTHROPIC_PATTERN.match(entry["type"])):
-        return entry, None
-    members = {k: k for k in ("max_uses", "allowed_domains", "blocked_domains", "user_location")}
-    skip = ("type", "name", "cache_control", "defer_loading", "allowed_callers", "strict")
-    return None, _read(entry, path, members, skip)
-
-
-def split_responses(entry: dict, path: Segments) -> tuple[dict | None, tuple | None]:
-    """A Responses ``web_search`` (or ``web_search_preview``) tool: ``filters.allowed_domains``,
-    ``user_location``, ``search_context_size``."""
-    kind = entry.get("type")
-    if not isinstance(kind, str) or kind not in RESPONSES_TYPES:  # (an unhashable type: not this tool)
-        return entry, None
-    members = {"user_location": "user_location", "search_context_size": "context_size"}
-    found = _read(entry, path, members, ("type", "filters"))
-    if entry.get("filters") is not None:
-        where = path + ("filters",)
-        filters = expect_object(entry["filters"], where, "`filters`")
-        _read(filters, where, {"allowed_domains": "allowed_domains"}, (), found)
-    return None, found
-
-
-def split_gemini(entry: dict, path: Segments) -> tuple[dict | None, tuple | None]:
-    """A Gemini tool entry's ``googleSearch`` (an entry may hold function declarations beside it)."""
-    key = next((k for k in GEMINI_KEYS if k in entry), None)
-    if key is None:
-        return entry, None
-    found = _read(expect_object(entry[key], path + (key,), f"`{key}`"), path + (key,), {}, ())
-    rest = {k: v for k, v in entry.items() if k != key}
-    return (rest or None), found
-
-
-def read_chat(req: Request, body: dict, profile) -> None:
-    """Chat's ``web_search_options`` (``search_context_size``, ``user_location.approximate``);
-    request.unsupported_field under ``refuse`` (dropped under degrade)."""
-    value = body.get("web_search_options")
-    if value is None:
-        return
-    path: Segments = ("web_search_options",)
-    if not mapping(profile):
-        unsupported(
-            profile,
-            "request.unsupported_field",
-            "Chat's web search has no equivalent under hosted.web-search=refuse",
-            pointer(path),
-        )
-        return
-    obj = expect_object(value, path, "`web_search_options`")
-    found = _read(obj, path, {"search_context_size": "context_size"}, ("user_location",))
-    if obj.get("user_location") is not None:
-        where = path + ("user_location",)
-        outer = expect_object(obj["user_location"], where, "`user_location`")
-        inner = outer.get("approximate")
-        found[0]["user_location"] = _location(inner if inner is not None else {}, where + ("approximate",))
-        found[1]["user_location"] = where
-    _record(req, found, path)
-
-
 # ---- writing ---------------------------------------------------------------------------------------
 
 
-def _refuse_options(req: Request, search: dict, options: tuple[str, ...], target: str, profile) -> None:
+def refuse_options(req: Request, search: dict, options: tuple[str, ...], target: str, profile) -> None:
     for name in options:
         if name in search:
             unsupported(
@@ -236,60 +189,6 @@ def _refuse_options(req: Request, search: dict, options: tuple[str, ...], target
                 f"{target}'s web search has no `{name}` option",
                 req.setting_path(f"{SETTING}.{name}"),
             )
-
-
-def anthropic_tool(req: Request, profile) -> dict | None:
-    """Anthropic's web search server tool for the request's web search (None when it has none)."""
-    search = req.settings.get(SETTING, MISSING)
-    if search is MISSING:
-        return None
-    out: dict = {"type": ANTHROPIC_TYPE, "name": "web_search"}
-    for name in ("max_uses", "allowed_domains", "blocked_domains"):
-        if name in search:
-            out[name] = list(search[name]) if isinstance(search[name], list) else search[name]
-    if "user_location" in search:
-        out["user_location"] = {"type": "approximate", **search["user_location"]}
-    return out
-
-
-def responses_tool(req: Request, profile) -> dict | None:
-    """The Responses ``web_search`` tool for the request's web search (None when it has none)."""
-    search = req.settings.get(SETTING, MISSING)
-    if search is MISSING:
-        return None
-    _refuse_options(req, search, ("max_uses", "blocked_domains"), "openai-responses", profile)
-    out: dict = {"type": "web_search"}
-    if "allowed_domains" in search:
-        out["filters"] = {"allowed_domains": list(search["allowed_domains"])}
-    if "user_location" in search:
-        out["user_location"] = {"type": "approximate", **search["user_location"]}
-    if "context_size" in search:
-        out["search_context_size"] = search["context_size"]
-    return out
-
-
-def chat_options(req: Request, profile) -> dict | None:
-    """Chat's ``web_search_options`` for the request's web search (None when it has none)."""
-    search = req.settings.get(SETTING, MISSING)
-    if search is MISSING:
-        return None
-    _refuse_options(req, search, ("max_uses", "allowed_domains", "blocked_domains"), "openai-chat", profile)
-    out: dict = {}
-    if "context_size" in search:
-        out["search_context_size"] = search["context_size"]
-    if "user_location" in search:
-        out["user_location"] = {"type": "approximate", "approximate": dict(search["user_location"])}
-    return out
-
-
-def gemini_tool(req: Request, profile) -> dict | None:
-    """Gemini's ``googleSearch`` tool entry for the request's web search (None when it has none)."""
-    search = req.settings.get(SETTING, MISSING)
-    if search is MISSING:
-        return None
-    options = ("max_uses", "allowed_domains", "blocked_domains", "user_location")
-    _refuse_options(req, search, options, "gemini", profile)
-    return {"googleSearch": {}}
 
 
 def read_canonical(req: Request, body: dict) -> None:
@@ -305,7 +204,7 @@ def read_canonical(req: Request, body: dict) -> None:
             raise invalid(f"`web_search` has no member `{key}`", path + (key,))
         if value is None:
             raise invalid(f"`{key}` must not be null", path + (key,))
-    _record(req, _read(obj, path, members, ()), path)
+    record(req, read_options(obj, path, members, ()), path)
 
 
 def decode_tools(req: Request, codec: Any, value: Any, base: Segments, split: Splitter, profile) -> None:

@@ -19,6 +19,8 @@ from .. import calls
 from .. import messages as msgs
 from .._json import MISSING, expect_list, expect_object, invalid
 from ..errors import Segments, TranslationError, pointer
+from ..reasoning import EFFORTS, effort_of, one_of, setting
+from ..reasoning import NAME as REASONING
 from ..request import (
     Request,
     copy_settings,
@@ -414,3 +416,18 @@ def _result(message: dict, call_id: str, name: Any, path: Segments, profile) -> 
         parts = [msgs.text(t) for t in _text_content(message, path, profile, "tool")]
     is_error = msgs.strip_error_prefix(parts, profile)
     return msgs.tool_result(call_id, parts, name=name, is_error=True if is_error else MISSING)
+
+
+def read_reasoning_effort(req: Request, body: dict) -> None:
+    """``reasoning_effort``."""
+    if body.get("reasoning_effort") is not None:
+        effort = one_of(body["reasoning_effort"], EFFORTS, "`reasoning_effort`", ("reasoning_effort",))
+        req.set(REASONING, {"effort": effort}, ("reasoning_effort",))
+
+
+def write_reasoning_effort(req: Request, out: dict) -> None:
+    """``reasoning_effort`` (Chat returns no reasoning: ``summary`` has nothing to ask for)."""
+    reasoning = setting(req)
+    effort = effort_of(reasoning) if reasoning is not None else None
+    if effort is not None:
+        out["reasoning_effort"] = effort

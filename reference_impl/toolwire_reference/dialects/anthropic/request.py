@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ... import calls, hosted, reasoning, signatures
+from ... import calls, hosted, signatures
 from ... import messages as msgs
 from ..._json import MISSING, expect_list, expect_object, invalid
 from ...errors import Segments, TranslationError, pointer
@@ -30,7 +30,9 @@ from ...request import (
     required_max_tokens,
 )
 from . import tools as anthropic
+from .reasoning import read_reasoning, write_reasoning
 from .rules import RULES
+from .web_search import split_web_search, web_search_tool
 
 NAME = RULES.name
 _KNOWN = frozenset(
@@ -83,7 +85,7 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
     stop = read_stop(body, "stop_sequences", (), allow_string=False)
     if stop is not MISSING:
         req.set("stop", stop, ("stop_sequences",))
-    reasoning.read_anthropic(req, body)
+    read_reasoning(req, body)
     if present(body, "system"):
         _decode_system(req, body["system"], profile)
     builder = msgs.Builder(req)
@@ -106,7 +108,7 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
             where = path + ("content", j)
             builder.add(out, _decode_block(block, role, where, profile, req.at), where)
     if present(body, "tools"):
-        hosted.decode_tools(req, anthropic, body["tools"], ("tools",), hosted.split_anthropic, profile)
+        hosted.decode_tools(req, anthropic, body["tools"], ("tools",), split_web_search, profile)
     decode_choice(req, anthropic, body, ("tool_choice",), profile)
     return req
 
@@ -250,12 +252,12 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
     # out, as for Gemini; a request left with none is refused after its tools and choice are checked
     out["messages"] = [m for m in messages if m["content"]]
     tools = encode_tools(req, anthropic, RULES, profile)
-    tools = hosted.with_entry(tools, hosted.anthropic_tool(req, profile))
+    tools = hosted.with_entry(tools, web_search_tool(req, profile))
     if tools is not MISSING:
         out["tools"] = tools
     out.update(encode_choice(req, anthropic, RULES, profile))
     require_messages(out["messages"], NAME)
-    reasoning.write_anthropic(req, out, profile)
+    write_reasoning(req, out, profile)
     put_settings(req, out, _SETTINGS_OUT_LATE)
     drop_setting(req, "response_format", NAME, profile)
     return out

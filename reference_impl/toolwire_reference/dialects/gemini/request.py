@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ... import calls, hosted, reasoning, signatures
+from ... import calls, hosted, signatures
 from ... import messages as msgs
 from ..._json import MISSING, copy_json, expect_list, expect_object, invalid, pick_alias
 from ...errors import Segments, TranslationError, pointer
@@ -40,9 +40,11 @@ from ...request import (
     unsupported,
 )
 from . import tools as gemini
+from .reasoning import read_reasoning, write_reasoning
 from .rules import IGNORABLE_GENERATION, RULES, SKIP_VALIDATOR
 from .schema import to_gemini_schema
 from .schema_decode import from_gemini_schema, source_segment
+from .web_search import split_web_search, web_search_tool
 
 NAME = RULES.name
 # camelCase member -> its proto snake_case spelling
@@ -100,7 +102,7 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
     _decode_contents(req, expect_list(contents, (key,), "`contents`"), (key,), profile)
     key, tools = _get(body, "tools", _TOP, ())
     if tools is not MISSING and tools is not None:
-        hosted.decode_tools(req, gemini, tools, (key,), hosted.split_gemini, profile)
+        hosted.decode_tools(req, gemini, tools, (key,), split_web_search, profile)
     decode_choice(req, gemini, body, ("toolConfig", "tool_config"), profile)
     return req
 
@@ -138,7 +140,7 @@ def _decode_generation(req: Request, config: dict, base: Segments, profile) -> N
         req.set("stop", stop, base + (key,))
     key, thinking = _get(config, "thinkingConfig", _GENERATION, base)
     if thinking is not MISSING and thinking is not None:
-        reasoning.read_gemini(req, config, base, key)
+        read_reasoning(req, config, base, key)
     mime_key, mime = _get(config, "responseMimeType", _GENERATION, base)
     schema_key, schema = _get(config, "responseSchema", _GENERATION, base)
     json_key, json_schema = _get(config, "responseJsonSchema", _GENERATION, base)
@@ -345,7 +347,7 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
     out["contents"] = require_messages([c for c in contents if c["parts"]], NAME)
     if req.system:
         out["systemInstruction"] = {"parts": [{"text": part["text"]} for part in req.system]}
-    tools = hosted.with_entry(encode_tools(req, gemini, RULES, profile), hosted.gemini_tool(req, profile))
+    tools = hosted.with_entry(encode_tools(req, gemini, RULES, profile), web_search_tool(req, profile))
     if tools is not MISSING:
         out["tools"] = tools
     out.update(encode_choice(req, gemini, RULES, profile))
@@ -363,7 +365,7 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
     )
     if "response_format" in req.settings:
         config.update(_encode_format(req, profile))
-    reasoning.write_gemini(req, config)
+    write_reasoning(req, config)
     if config:
         out["generationConfig"] = config
     return out

@@ -22,12 +22,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ... import calls, reasoning
+from ... import calls
 from ..._json import copy_json, invalid
 from ...custom import refuse_call, wrapped_arguments, wrapping
 from ...errors import Segments
 from ...request import Request, drop_setting, unsupported
-from ..chat_request import KNOWN, ChatRequestCodec
+from ..chat_request import KNOWN, ChatRequestCodec, read_reasoning_effort, write_reasoning_effort
 from . import tools as mistral
 from .rules import RULES
 
@@ -45,7 +45,7 @@ class MistralRequest(ChatRequestCodec):
     result_names = True
 
     def decode_extras(self, req: Request, body: dict, profile: Mapping[str, str]) -> None:
-        reasoning.read_chat(req, body)
+        read_reasoning_effort(req, body)
 
     def read_arguments(self, value: Any, path: Segments, profile) -> Any:
         if isinstance(value, dict):
@@ -63,7 +63,7 @@ class MistralRequest(ChatRequestCodec):
         return messages
 
     def encode_extras(self, req: Request, out: dict, profile: Mapping[str, str]) -> None:
-        reasoning.write_chat(req, out)
+        write_reasoning_effort(req, out)
         effort = out.get("reasoning_effort")
         if effort is not None and effort not in EFFORTS:
             message = f"Mistral takes reasoning_effort high or none, not {effort!r}"

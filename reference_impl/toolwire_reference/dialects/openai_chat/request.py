@@ -10,15 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ... import hosted, reasoning
 from ... import messages as msgs
 from ..._json import MISSING, expect_object
 from ...errors import Segments
 from ...request import Request, drop_setting, put_settings, read_verbosity, schema_tool
 from .. import openai_common
-from ..chat_request import KNOWN, ChatRequestCodec
+from ..chat_request import KNOWN, ChatRequestCodec, read_reasoning_effort, write_reasoning_effort
 from . import tools as openai_chat
 from .rules import RULES
+from .web_search import read_web_search, web_search_options
 
 NAME = RULES.name
 
@@ -40,9 +40,9 @@ class OpenAIChatRequest(ChatRequestCodec):
     max_tokens_out = "max_completion_tokens"
 
     def decode_extras(self, req: Request, body: dict, profile: Mapping[str, str]) -> None:
-        reasoning.read_chat(req, body)
+        read_reasoning_effort(req, body)
         read_verbosity(req, body, "verbosity", ())
-        hosted.read_chat(req, body, profile)
+        read_web_search(req, body, profile)
 
     def decode_user_part(self, part: dict, kind: Any, where: Segments, profile) -> dict | None:
         if kind != "file":
@@ -51,8 +51,8 @@ class OpenAIChatRequest(ChatRequestCodec):
         return msgs.document_from_openai(file, where + ("file",), "file_data", profile)
 
     def encode_extras(self, req: Request, out: dict, profile: Mapping[str, str]) -> None:
-        reasoning.write_chat(req, out)
-        search = hosted.chat_options(req, profile)
+        write_reasoning_effort(req, out)
+        search = web_search_options(req, profile)
         if search is not None:
             out["web_search_options"] = search
             if "tools" not in out and out.get("tool_choice") == "auto":

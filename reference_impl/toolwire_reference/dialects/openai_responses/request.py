@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ... import calls, hosted, reasoning, signatures
+from ... import calls, hosted, signatures
 from ... import messages as msgs
 from ..._json import MISSING, expect_list, expect_object, invalid
 from ...custom import is_custom_call
@@ -42,7 +42,9 @@ from ...request import (
 )
 from ..openai_chat.request import encode_format
 from . import tools as openai_responses
+from .reasoning import read_reasoning, write_reasoning
 from .rules import MIN_OUTPUT_TOKENS, RULES
+from .web_search import split_web_search, web_search_tool
 
 NAME = RULES.name
 _KNOWN = frozenset(
@@ -76,7 +78,7 @@ _SETTINGS = {
 def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
     body, req = open_request(payload, _KNOWN, profile, RULES)
     copy_settings(req, body, (), _SETTINGS, model="model", max_tokens="count", stream="bool")
-    reasoning.read_responses(req, body)
+    read_reasoning(req, body)
     if present(body, "instructions"):
         instructions = msgs.read_text(body["instructions"], ("instructions",), "`instructions`")
         if instructions:
@@ -91,7 +93,7 @@ def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
         for i, item in enumerate(expect_list(value, ("input",), "`input`")):
             _decode_item(builder, expect_object(item, ("input", i), "an input item"), ("input", i), profile)
     if present(body, "tools"):
-        split = hosted.split_responses
+        split = split_web_search
         hosted.decode_tools(req, openai_responses, body["tools"], ("tools",), split, profile)
     decode_choice(req, openai_responses, body, ("tool_choice", "parallel_tool_calls"), profile)
     return req
@@ -261,7 +263,7 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
             items += _encode_assistant(message, profile)
     out["input"] = items
     tools = encode_tools(req, openai_responses, RULES, profile)
-    tools = hosted.with_entry(tools, hosted.responses_tool(req, profile))
+    tools = hosted.with_entry(tools, web_search_tool(req, profile))
     if tools is not MISSING:
         out["tools"] = tools
     out.update(encode_choice(req, openai_responses, RULES, profile))
@@ -277,7 +279,7 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
         out["max_output_tokens"] = MIN_OUTPUT_TOKENS  # degrade: the closest budget it takes
     drop_setting(req, "stop", NAME, profile)
     drop_setting(req, "top_k", NAME, profile)
-    reasoning.write_responses(req, out)
+    write_reasoning(req, out)
     if "response_format" in req.settings:
         fmt = encode_format(req, profile)
         out["text"] = {"format": fmt if fmt.get("type") == "json_object" else {"type": "json_schema", **fmt}}
