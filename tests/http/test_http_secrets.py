@@ -6,6 +6,7 @@ one JSON array, as Google's servers do."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 import urllib.request
 from pathlib import Path
@@ -96,14 +97,21 @@ def test_no_key_a_proxy_echoes_reaches_an_answer(tmp_path: Path) -> None:
             assert key not in text
 
 
-def test_secrets_must_be_a_list_of_strings(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ('secrets = "sk-one"', "`secrets` must be a list of strings"),
+        ('ready_logs = "Ready"', "unknown key 'ready_logs'"),  # a misspelt key is never silently ignored
+    ],
+)
+def test_a_bad_config_is_refused_with_what_is_wrong(tmp_path: Path, line: str, message: str) -> None:
     config = tmp_path / "bad.toml"
     config.write_text(
         'client_dialect = "anthropic"\nupstream_dialect = "openai-chat"\nurl = "http://127.0.0.1:9"\n'
-        'secrets = "sk-one"\n',
+        f"{line}\n",
         encoding="utf-8",
     )
-    with pytest.raises(Exception, match="`secrets` must be a list of strings"):
+    with pytest.raises(AdapterError, match=re.escape(message)):
         load_adapter(f"http:{config}")
 
 
