@@ -81,13 +81,13 @@ class HttpClient:
             path = f"{base}{method}" + (f"?{query}" if query else "")
         return path
 
-    def stream_body(self, body: dict[str, Any], usage: bool = True) -> dict[str, Any]:
-        """``body`` asking for a stream (with what a client adds to get the stream's usage, ``usage``)."""
+    def stream_body(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``body`` asking for a stream, with what a client adds to get the stream's usage (a dialect that
+        asks for a stream in the path: ``body`` as is)."""
         stream = self.spec["stream"]
         if "member" not in stream:
             return body
-        extra = json_copy(stream.get("usage_members") or {}) if usage else {}
-        return {**body, stream["member"]: True, **extra}
+        return {**body, stream["member"]: True, **json_copy(stream.get("usage_members") or {})}
 
     def asks_for_stream(self, path: str, body: Any) -> bool:
         """Whether a request with this path and body asks for a stream."""
