@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import sys
+import threading
+import time
 import urllib.request
 from pathlib import Path
 
@@ -166,6 +169,32 @@ def test_the_gemini_mock_streams_a_json_array_without_alt_sse() -> None:
                 assert text.startswith(expect)
             else:
                 assert json.loads(text) == json.loads(expect)
+    finally:
+        mock.stop()
+        loop.stop()
+
+
+def test_a_proxy_that_hangs_up_mid_stream_leaves_no_traceback(caplog: pytest.LogCaptureFixture) -> None:
+    # a proxy may give up on a stream (after an error of its own): the mock ends quietly, noting it
+    loop = LoopThread()
+    mock = MockUpstream("openai-chat", loop).start()
+    try:
+        chunk = {"data": {"id": "c", "object": "chat.completion.chunk", "choices": []}}
+        hold = threading.Event()
+        mock.reset({"events": [chunk, chunk, {"data": "[DONE]"}], "hold": hold})
+        body = json.dumps({"model": "m", "messages": [], "stream": True}).encode()
+        with socket.create_connection(("127.0.0.1", mock.port), timeout=20) as conn:
+            conn.sendall(
+                b"POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+                + f"content-length: {len(body)}\r\n\r\n".encode() + body
+            )
+            assert conn.recv(65536).startswith(b"HTTP/1.1 200")
+        hold.set()  # the last write comes after the proxy is gone
+        deadline = time.monotonic() + 20
+        while not mock.recorded.get("hung_up") and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert mock.recorded["hung_up"] is True
+        assert "Error handling request" not in caplog.text
     finally:
         mock.stop()
         loop.stop()
