@@ -8,7 +8,14 @@ import json
 import math
 from typing import Any
 
-__all__ = ["first_difference", "json_copy", "json_problem", "same_json", "value_at"]
+__all__ = ["clip", "first_difference", "json_copy", "json_problem", "same_json", "value_at"]
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, the cut marked with ``…`` (a run's scrubbing cuts such a text
+    right after its last placeholder, so that a random id cut in half never reaches results:
+    :func:`toolwire.reproducible.scrub`)."""
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _plain(node: Any) -> bool:

@@ -108,6 +108,23 @@ def test_scrub_settles_text_cut_after_a_placeholder():
     assert scrub("plain text cut at a fixed length…") == "plain text cut at a fixed length…"
 
 
+def test_a_clipped_text_never_keeps_half_a_random_id() -> None:
+    # a diff cut at a fixed length inside a UUID (LiteLLM's msg_<uuid> item ids): the half left differed
+    # from run to run; clip marks the cut, and scrub cuts after the last whole placeholder
+    from toolwire.jsonvalue import clip
+
+    texts = [
+        f'{{"id": "msg_{u}", "next": "msg_{v}"}}'
+        for u, v in (
+            ("9839a926-8513-437f-9b1a-2b8f0c3d4e5f", "ebc6d03d-e9b3-43c7-b6f2-0a1b2c3d4e5f"),
+            ("11111111-2222-4333-8444-555555555555", "66666666-7777-4888-9999-aaaaaaaaaaaa"),
+        )
+    ]
+    cut = [scrub(clip(text, 80)) for text in texts]
+    assert cut[0] == cut[1] == '{"id": "msg_<uuid>…'
+    assert clip("short", 80) == "short"
+
+
 def test_scrub_replaces_a_long_random_token_after_an_id_prefix() -> None:
     from toolwire.reproducible import scrub
 

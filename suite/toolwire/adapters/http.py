@@ -81,6 +81,7 @@ import tomllib
 from typing import Any
 
 from ..endpoints import PROVIDER_DIALECTS, http_client
+from ..jsonvalue import clip
 from ..paths import corpus_dir
 from ..protocol import TranslationRefusal
 from ..streams.sse import events_from_sse
@@ -132,7 +133,7 @@ def client_refusal(obj: Any, status: int, upstream_reply: bool = False) -> dict[
     message = err.get("message")
     return {
         "code": f"http.{status}" + (f".{own}" if own else ""),
-        "message": message if isinstance(message, str) else json.dumps(err)[:500],
+        "message": message if isinstance(message, str) else clip(json.dumps(err), 500),
         "path": None,
     }
 
@@ -433,7 +434,7 @@ class HttpAdapter(Adapter):
         refusal = refusal_in(body, self.codes) or client_refusal(body, status, upstream_reply)
         if refusal is not None:
             raise TranslationRefusal(refusal["code"], self._scrub(str(refusal["message"])), refusal["path"])
-        raise RuntimeError(self._scrub(f"the proxy answered HTTP {status} {where}: {text[:1000]}"))
+        raise RuntimeError(self._scrub(f"the proxy answered HTTP {status} {where}: {clip(text, 1000)}"))
 
     def _check_recorded(self, recorded: Any, status: int, raw: bytes, stream: bool) -> None:
         if recorded is None:
@@ -485,12 +486,12 @@ class HttpAdapter(Adapter):
                 raise TranslationRefusal(
                     "response.invalid",
                     f"the upstream's HTTP {upstream_status} error reached the client as HTTP {status}: "
-                    + str((_error_object(body) or {}).get("message", ""))[:500],
+                    + clip(str((_error_object(body) or {}).get("message", "")), 500),
                 )
             if status >= 300:
                 self._refuse_or_crash(status, raw, "to a response", upstream_reply=True)
             if body is None:
-                raise RuntimeError(f"the proxy's response body is not JSON: {raw[:500]!r}")
+                raise RuntimeError(f"the proxy's response body is not JSON: {clip(repr(raw), 500)}")
             return body
         raise ValueError(f"kind {kind!r} is not run through the http adapter")
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..descriptors import descriptor
 from ..endpoints import expected_path, http_client, is_dialect_path
+from ..jsonvalue import clip
 from .base import AdapterError
 from .delivery import delivery_writes, wait_until_read
 
@@ -197,7 +198,7 @@ class MockUpstream:
             "query": query,
             "headers": {k.lower(): v for k, v in request.headers.items()},
             "body": body,
-            "raw": None if body is not None else raw.decode("utf-8", "replace")[:2000],
+            "raw": None if body is not None else clip(raw.decode("utf-8", "replace"), 2000),
             "stream": stream,
             "problem": self._problem(request.method, request.path),
         }

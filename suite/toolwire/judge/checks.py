@@ -12,6 +12,7 @@ from typing import Any
 from ..adapters import Adapter, Answer
 from ..corpus import Check, equivalence, matchers, resolve_profile, wire
 from ..corpus.matchers import compare, format_diff, records
+from ..jsonvalue import clip
 from .lifting import LIFTABLE
 
 __all__ = [
@@ -301,7 +302,7 @@ def judge(check: Check, answer: Answer, expected_key: str = "payload", codes: bo
             wire_errors=output.wire_errors,
             duration_ms=ms,
             message=f"translated where a refusal with {want.get('code')!r}{where} was expected",
-            diff="output: " + json.dumps(payload, ensure_ascii=False)[:2000],
+            diff="output: " + clip(json.dumps(payload, ensure_ascii=False), 2000),
         )
     expected, actual = comparable(check, exp.get(expected_key), payload)
     return _judge_payload(

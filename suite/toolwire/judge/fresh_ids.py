@@ -19,6 +19,7 @@ from typing import Any
 from ..adapters import Adapter, Answer
 from ..corpus import Check
 from ..corpus.variants import FRESH_IDS
+from ..jsonvalue import clip
 from ..streams.payload import StreamError, stream_events
 from .checks import CheckResult
 
@@ -66,7 +67,7 @@ def run_fresh_ids(adapter: Adapter, check: Check, profile: dict[str, str]) -> Ch
             return CheckResult(
                 "skipped",
                 duration_ms=ms,
-                message=f"no output to take invented ids from ({answer.status}: {what[:300]}); the main "
+                message=f"no output to take invented ids from ({answer.status}: {clip(what, 300)}); the main "
                 "check judges it",
             )
     texts = [json.dumps(s, ensure_ascii=False) for s in sources]

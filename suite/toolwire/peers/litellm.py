@@ -49,6 +49,7 @@ exceptions (``litellm.exceptions.*``, e.g. ``UnsupportedParamsError``, ``BadRequ
 from __future__ import annotations
 
 import copy
+import logging
 import os
 from typing import Any
 
@@ -112,6 +113,8 @@ def _litellm() -> Any:
     import litellm
 
     litellm.suppress_debug_info = True
+    # its error log repeats, with a traceback, each exception it raises to us (which the check records)
+    logging.getLogger("LiteLLM").setLevel(logging.CRITICAL)
     return litellm
 
 
