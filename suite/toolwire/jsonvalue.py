@@ -8,13 +8,17 @@ import json
 import math
 from typing import Any
 
+from .paths import unlocalize
+
 __all__ = ["clip", "first_difference", "json_copy", "json_problem", "same_json", "value_at"]
 
 
 def clip(text: str, limit: int) -> str:
     """``text`` cut to ``limit`` characters, the cut marked with ``…`` (a run's scrubbing cuts such a text
     right after its last placeholder, so that a random id cut in half never reaches results:
-    :func:`toolwire.reproducible.scrub`)."""
+    :func:`toolwire.reproducible.scrub`). This machine's paths are written relative first
+    (:func:`toolwire.paths.unlocalize`), so where the cut falls does not depend on where the checkout is."""
+    text = unlocalize(text)
     return text if len(text) <= limit else text[:limit] + "…"
 
 

@@ -1,8 +1,10 @@
-"""Where the corpus and schemas live: next to the package in a wheel, at the top of a checkout."""
+"""Where the corpus and schemas live (next to the package in a wheel, at the top of a checkout), and this
+machine's own paths, written relative in what a run records (:func:`unlocalize`)."""
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -46,3 +48,29 @@ def guide(name: str) -> str:
     except FileNotFoundError:
         return name
     return str(found) if found.exists() else name
+
+
+def _local_paths() -> list[tuple[str, str]]:
+    """This machine's directories that texts may name, each with what stands for it."""
+    out: list[tuple[str, str]] = []
+    for raw, label in (
+        (Path.cwd(), "."),
+        (sys.prefix, "<prefix>"),
+        (sys.base_prefix, "<python>"),
+        (sys.exec_prefix, "<prefix>"),
+        (Path.home(), "~"),
+    ):
+        text = str(Path(raw).resolve())
+        if len(text) > 1 and all(text != t for t, _ in out):
+            out.append((text, label))
+    # the longest first, so /repo/.venv becomes <prefix> rather than ./.venv
+    return sorted(out, key=lambda item: -len(item[0]))
+
+
+def unlocalize(text: str) -> str:
+    """``text`` with this machine's paths written relative: the current directory ``.``, the Python
+    environment ``<prefix>``, its base installation ``<python>``, the home directory ``~`` (what a run
+    records then reads the same wherever the checkout lives)."""
+    for prefix, label in _local_paths():
+        text = text.replace(prefix, label)
+    return text

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from .paths import corpus_dir
+from .paths import corpus_dir, unlocalize
 from .results import read_results, write_results
 
 __all__ = ["UNRECORDED", "canonical_argv", "pin", "scrub", "timestamp"]
@@ -76,29 +75,12 @@ def relative_path(path: str | os.PathLike[str], base: Path | None = None) -> str
     return p.name
 
 
-def _prefixes() -> list[tuple[str, str]]:
-    out: list[tuple[str, str]] = []
-    for raw, label in (
-        (Path.cwd(), "."),
-        (sys.prefix, "<prefix>"),
-        (sys.base_prefix, "<python>"),
-        (sys.exec_prefix, "<prefix>"),
-        (Path.home(), "~"),
-    ):
-        text = str(Path(raw).resolve())
-        if len(text) > 1 and all(text != t for t, _ in out):
-            out.append((text, label))
-    # the longest first, so /repo/.venv becomes <prefix> rather than ./.venv
-    return sorted(out, key=lambda item: -len(item[0]))
-
-
 def scrub(text: str, clock: tuple[float, float] | None = None) -> str:
     """``text`` without what differs from run to run: absolute paths of this machine, memory addresses,
     random identifiers (UUIDs → ``<uuid>``, 20+ hex digits → ``<hex>``, 40+ base64url characters after an
     id prefix such as ``resp_``, or base-36 ones in a ``tool_`` id → ``<token>``) and, when ``clock``
     (the run's first and last second) is given, Unix timestamps within a day of the run (→ ``<time>``)."""
-    for prefix, label in _prefixes():
-        text = text.replace(prefix, label)
+    text = unlocalize(text)
     text = _ADDRESS.sub("0x<addr>", text)
     text = _UUID.sub("<uuid>", text)
     text = _HEX.sub("<hex>", text)

@@ -200,6 +200,16 @@ def test_a_proxy_that_hangs_up_mid_stream_leaves_no_traceback(caplog: pytest.Log
         loop.stop()
 
 
+def test_a_log_excerpt_starts_where_a_line_does() -> None:
+    from toolwire.adapters.http import _last_lines
+
+    log = "".join(f"line {i}: {'x' * i}\n" for i in range(40))
+    excerpt = _last_lines(log, 200)
+    assert len(excerpt) <= 200 and excerpt.endswith("x" * 39)
+    assert all(line.startswith("line ") for line in excerpt.split("\n"))
+    assert _last_lines("y" * 500, 100) == "y" * 100 + "…"  # one line longer than the limit: cut, marked
+
+
 def test_a_gemini_body_naming_the_paths_model_is_the_same_request() -> None:
     path = "/v1beta/models/gpt-4o:streamGenerateContent"
     body = {"model": "gpt-4o", "contents": []}

@@ -125,6 +125,19 @@ def test_a_clipped_text_never_keeps_half_a_random_id() -> None:
     assert clip("short", 80) == "short"
 
 
+def test_a_clip_falls_at_the_same_place_wherever_the_checkout_is(tmp_path: Path, monkeypatch) -> None:
+    # a stack trace naming the checkout: cut after its paths are written relative, never before
+    from toolwire.jsonvalue import clip
+
+    texts = []
+    for name in ("a", "a-much-longer-checkout-directory-name"):
+        checkout = tmp_path / name
+        checkout.mkdir()
+        monkeypatch.chdir(checkout)
+        texts.append(clip(f"Error: boom\n    at run ({checkout}/node_modules/x/dist/cli.js:786:2006)", 40))
+    assert texts[0] == texts[1] == "Error: boom\n    at run (./node_modules/x…"
+
+
 def test_scrub_replaces_a_long_random_token_after_an_id_prefix() -> None:
     from toolwire.reproducible import scrub
 

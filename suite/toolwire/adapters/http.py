@@ -82,7 +82,7 @@ from typing import Any
 
 from ..endpoints import PROVIDER_DIALECTS, http_client
 from ..jsonvalue import clip
-from ..paths import corpus_dir
+from ..paths import corpus_dir, unlocalize
 from ..protocol import TranslationRefusal
 from ..streams.sse import events_from_sse
 from .base import Adapter, AdapterError, Answer
@@ -196,6 +196,20 @@ def load_config(path: str | os.PathLike[str]) -> dict[str, Any]:
     if cfg.get("upstream_usage") == "finish-chunk" and cfg["upstream_dialect"] != "openai-chat":
         raise AdapterError(f"http:{path}: `upstream_usage` is about an openai-chat upstream")
     return cfg
+
+
+def _last_lines(text: str, limit: int) -> str:
+    """The whole lines at the end of ``text`` that fit in ``limit`` characters (the last line cut, marked
+    ``…``, when it alone is longer): a log excerpt that starts where a line does, the same every run."""
+    lines = text.rstrip().split("\n")
+    kept: list[str] = []
+    size = 0
+    for line in reversed(lines):
+        if kept and size + len(line) + 1 > limit:
+            break
+        kept.append(line)
+        size += len(line) + 1
+    return clip("\n".join(reversed(kept)), limit)
 
 
 def _free_port() -> int:
@@ -547,8 +561,8 @@ class HttpAdapter(Adapter):
         characters), as a ``cmd:`` harness's stderr is shown."""
         text = f"{type(exc).__name__}: {exc}"
         if self._log is not None and self._log_size() > mark:
-            self._log.seek(max(mark, self._log_size() - 2000))
-            logged = self._log.read().decode("utf-8", "replace").rstrip()
+            self._log.seek(max(mark, self._log_size() - 64 * 1024))
+            logged = _last_lines(unlocalize(self._log.read().decode("utf-8", "replace")), 2000)
             if logged:
                 text += f"\nthe proxy's log during this check:\n{logged}"
         return self._scrub(text)
