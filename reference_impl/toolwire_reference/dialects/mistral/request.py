@@ -53,9 +53,9 @@ def bridge_tool_then_user(messages: list[dict]) -> list[dict]:
     """``messages`` with an assistant message of :data:`BRIDGE_TEXT` after each ``tool`` message that a
     ``user`` message follows (``mistral.tool-then-user=bridge``); every other message as it is."""
     out: list[dict] = []
-    for message, after in zip(messages, [*messages[1:], None], strict=True):
+    for i, message in enumerate(messages):
         out.append(message)
-        if message["role"] == "tool" and after is not None and after["role"] == "user":
+        if message["role"] == "tool" and i + 1 < len(messages) and messages[i + 1]["role"] == "user":
             out.append({"role": "assistant", "content": BRIDGE_TEXT})
     return out
 
