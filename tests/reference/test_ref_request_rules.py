@@ -772,3 +772,27 @@ def test_anthropic_thinking_needs_default_sampling():
     assert "thinking" not in out and out["temperature"] == 0
     body["generationConfig"]["temperature"] = 1
     assert run(body, "gemini", "anthropic")["thinking"]["type"] == "enabled"
+
+
+def test_mistral_tool_then_user_as_is_and_bridged():
+    """Results then text: tool then user messages (as-is, the default); under ``bridge`` an assistant message
+    with text goes between them, after the last result only; tool -> assistant -> user is never bridged."""
+    ask = {"type": "text", "text": "warmer?"}
+    turn = {"role": "user", "content": [result("aaaaaaaa1", "1"), result("aaaaaaaa2", "2"), ask]}
+    calls = {"role": "assistant", "content": [call("aaaaaaaa1"), call("aaaaaaaa2")]}
+    body = canon(USER, calls, turn)
+    roles = [m["role"] for m in run(body, "canonical", "mistral")["messages"]]
+    assert roles == ["user", "assistant", "tool", "tool", "user"]
+    bridged = run(body, "canonical", "mistral", **{"mistral.tool-then-user": "bridge"})["messages"]
+    assert [m["role"] for m in bridged] == ["user", "assistant", "tool", "tool", "assistant", "user"]
+    assert bridged[4] == {"role": "assistant", "content": "OK"}
+    answered = canon(
+        USER,
+        calls,
+        {"role": "user", "content": [result("aaaaaaaa1", "1"), result("aaaaaaaa2", "2")]},
+        {"role": "assistant", "content": [{"type": "text", "text": "1 and 2"}]},
+        {"role": "user", "content": [ask]},
+    )
+    kept = run(answered, "canonical", "mistral", **{"mistral.tool-then-user": "bridge"})["messages"]
+    assert [m["role"] for m in kept] == ["user", "assistant", "tool", "tool", "assistant", "user"]
+    assert kept[4]["content"] == "1 and 2"

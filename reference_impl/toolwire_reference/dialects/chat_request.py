@@ -289,7 +289,7 @@ class ChatRequestCodec:
                 messages += self._encode_user(req, message, profile)
             else:
                 messages.append(self._encode_assistant(req, message, profile))
-        out["messages"] = require_messages(self.finish_messages(messages), self.name)
+        out["messages"] = require_messages(self.finish_messages(messages, profile), self.name)
         tools = encode_tools(req, self.tools, self.rules, profile)
         if tools is not MISSING:
             out["tools"] = tools
@@ -317,7 +317,7 @@ class ChatRequestCodec:
         """The canonical response format as ``response_format`` (overridden by each dialect)."""
         raise NotImplementedError
 
-    def finish_messages(self, messages: list[dict]) -> list[dict]:
+    def finish_messages(self, messages: list[dict], profile: Mapping[str, str]) -> list[dict]:
         """The encoded messages as sent (unchanged here)."""
         return messages
 

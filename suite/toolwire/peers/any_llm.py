@@ -128,6 +128,10 @@ class AnyLLMTranslator(PeerTranslator):
     dist = "any-llm-sdk"
     #: the library and the provider SDKs it drives (their API errors carry the provider's message)
     library_modules = ("any_llm", "anthropic", "google", "openai", "mistralai")
+    #: ``mistral.tool-then-user=bridge``: any-llm writes ``{"role": "assistant", "content": "OK"}`` between a
+    #: ``tool`` message and a ``user`` message it sends to Mistral ("Mistral expects an assistant message
+    #: after a tool message": any_llm/providers/mistral/utils.py, ``_patch_messages``, any-llm-sdk 1.40.2)
+    profiles = {**PeerTranslator.profiles, "mistral.tool-then-user": ["bridge"]}
     not_incremental = (
         "any-llm's synchronous streaming (completion/messages with stream=True) reads the provider's stream "
         "on a background event-loop thread into an unbounded queue (any_llm.utils.aio), so how far it has "

@@ -10,6 +10,9 @@ Chat-family codec (``dialects/chat_request.py``) with Mistral's own rules (the S
   written with JSON text;
 - tool-call ids are 9 ASCII letters and digits: any other id is written as one derived from it
   (``calls.alnum_id``), the same for the call and its results (RULES.md, "Ids");
+- a user turn holding tool results then text is written as ``tool`` messages then a ``user`` message,
+  which Mistral takes since mistral-common 1.11.1; under ``mistral.tool-then-user=bridge`` (servers whose
+  validator is older) an assistant message ``OK`` goes between them;
 - a canonical request whose last message is the assistant's (a prefill) ends with that message and
   ``prefix: true``, which Mistral requires of a last assistant message; a source's ``prefix`` is read as a
   boolean (a prefix message is the last one: the prefill);
@@ -38,6 +41,25 @@ NAME = RULES.name
 EFFORTS = ("high", "none")
 
 
+#: the profile key saying what goes between a ``tool`` message and a ``user`` message (profiles.json)
+TOOL_THEN_USER = "mistral.tool-then-user"
+#: the text of the assistant message written between them under ``mistral.tool-then-user=bridge``: a
+#: validator before mistral-common 1.11.1 refuses ``user`` after ``tool``, and one before its V5
+#: requests refuses an assistant message with neither content nor calls (RULES.md, "Requests")
+BRIDGE_TEXT = "OK"
+
+
+def bridge_tool_then_user(messages: list[dict]) -> list[dict]:
+    """``messages`` with an assistant message of :data:`BRIDGE_TEXT` after each ``tool`` message that a
+    ``user`` message follows (``mistral.tool-then-user=bridge``); every other message as it is."""
+    out: list[dict] = []
+    for i, message in enumerate(messages):
+        out.append(message)
+        if message["role"] == "tool" and i + 1 < len(messages) and messages[i + 1]["role"] == "user":
+            out.append({"role": "assistant", "content": BRIDGE_TEXT})
+    return out
+
+
 class MistralRequest(ChatRequestCodec):
     """Mistral's chat completion request."""
 
@@ -57,7 +79,9 @@ class MistralRequest(ChatRequestCodec):
         if not isinstance(prefix, bool):
             raise invalid("`prefix` must be a boolean", path + ("prefix",))
 
-    def finish_messages(self, messages: list[dict]) -> list[dict]:
+    def finish_messages(self, messages: list[dict], profile: Mapping[str, str]) -> list[dict]:
+        if profile.get(TOOL_THEN_USER) == "bridge":
+            messages = bridge_tool_then_user(messages)
         if messages and messages[-1]["role"] == "assistant" and "tool_calls" not in messages[-1]:
             messages[-1]["prefix"] = True
         return messages
