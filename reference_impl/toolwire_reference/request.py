@@ -63,6 +63,7 @@ class Request:
     tools_base: Segments = ("tools",)
     choice: Choice = field(default_factory=Choice)
     schema_origin: SchemaOrigin | None = None
+    format_name_path: Segments = ()
     paths: dict[int, Segments] = field(default_factory=dict)
     generated_ids: set[str] = field(default_factory=set)
 
@@ -340,6 +341,7 @@ def json_schema_format(name: Any, schema: Any, strict: Any, base: Segments, req:
         if not isinstance(name, str):
             raise invalid("the response format `name` must be a string", base)
         fmt["name"] = name
+        req.format_name_path = tuple(base[:-1]) + ("name",)  # beside the schema, in every dialect naming it
     fmt["schema"] = schema
     if strict is not MISSING and strict is not None:
         if not isinstance(strict, bool):
@@ -347,6 +349,24 @@ def json_schema_format(name: Any, schema: Any, strict: Any, base: Segments, req:
         fmt["strict"] = strict
     req.schema_origin = SchemaOrigin(tuple(base), **origin)
     return fmt
+
+
+def response_format(req: Request, target: DialectRules, profile: Mapping[str, str]) -> dict:
+    """The canonical response format for ``target``: a name its ``format_name_rule`` refuses is
+    ``request.unsupported_field`` at the source's name (degrade: left out, the target then writes its
+    default name)."""
+    fmt = req.settings["response_format"]
+    name = fmt.get("name", MISSING)
+    valid = target.format_name_rule
+    if name is MISSING or valid is None or valid(name) is not None:
+        return fmt
+    unsupported(
+        profile,
+        "request.unsupported_field",
+        f"{target.name} takes a response format name matching {target.format_name_pattern}, not {name!r}",
+        pointer(req.format_name_path),
+    )
+    return {k: v for k, v in fmt.items() if k != "name"}
 
 
 # ---- max_tokens ---------------------------------------------------------------------------------

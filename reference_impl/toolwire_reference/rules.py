@@ -25,6 +25,8 @@ class DialectRules:
     - ``endpoint``: the HTTP path a provider dialect's requests go to (``toolwire serve``; Gemini's names the
       model, ``{model}``, and the method); None for canonical;
     - ``tool_name_pattern``: the tool-name rule a target holds tool names (and named choices) to;
+    - ``format_name_pattern``: the rule a target holds a response format's ``name`` to (None: any string,
+      or the target writes no name);
     - ``call_id_prefix``: ``call_id_prefix`` of ``corpus/dialects/<name>.json`` (None: no convention, ids
       kept under ``ids.prefix=rewrite``; a generated id then takes ``call_``);
     - ``call_id_length``: the target takes only ids of exactly this many ASCII letters and digits (Mistral:
@@ -45,6 +47,7 @@ class DialectRules:
     name: str
     tool_name_pattern: str
     endpoint: str | None = None
+    format_name_pattern: str | None = None
     call_id_prefix: str | None = None
     call_id_length: int | None = None
     call_id_pattern: str | None = None
@@ -59,9 +62,13 @@ class DialectRules:
     name_rule: Callable[[str], re.Match | None] = field(init=False, repr=False, compare=False)
     #: ``call_id_pattern`` compiled (its ``fullmatch``), None without one
     id_rule: Callable[[str], re.Match | None] | None = field(init=False, repr=False, compare=False)
+    #: ``format_name_pattern`` compiled (its ``fullmatch``), None without one
+    format_name_rule: Callable[[str], re.Match | None] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "name_rule", re.compile(self.tool_name_pattern).fullmatch)
+        pattern = self.format_name_pattern
+        object.__setattr__(self, "format_name_rule", re.compile(pattern).fullmatch if pattern else None)
         pattern = self.call_id_pattern
         object.__setattr__(self, "id_rule", re.compile(pattern).fullmatch if pattern else None)
 

@@ -246,3 +246,21 @@ def test_name_patterns_are_anchored():
 
 def test_anthropic_property_name_rule_matches_its_descriptor():
     assert _descriptor("anthropic")["parameter_name"]["pattern"] == PROPERTY_NAME_PATTERN
+
+
+def test_response_format_name_rules_match_the_wire_schemas():
+    """The rule a response format's name is held to is the one the target's wire schema states."""
+    schemas = CORPUS.parent / "schemas" / "wire"
+
+    def name_schema(dialect, *steps):
+        node = json.loads((schemas / dialect / "request.schema.json").read_text())
+        for step in steps:
+            node = node[step]
+        return node
+
+    chat = name_schema("openai-chat", "properties", "response_format", "oneOf", 2)
+    chat = chat["properties"]["json_schema"]
+    responses = name_schema("openai-responses", "properties", "text", "properties", "format", "oneOf", 2)
+    mistral = name_schema("mistral", "$defs", "responseFormat", "properties", "json_schema", "anyOf", 1)
+    for dialect, fmt in (("openai-chat", chat), ("openai-responses", responses), ("mistral", mistral)):
+        assert fmt["properties"]["name"].get("pattern") == BY_NAME[dialect].rules.format_name_pattern

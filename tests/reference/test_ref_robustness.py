@@ -575,3 +575,19 @@ def test_bedrock_refuses_a_history_call_to_a_tool_it_cannot_name():
     }
     err = _refusal("request", canonical, "canonical", "bedrock-converse")
     assert (err.code, err.path) == ("tool.invalid_name", "/messages/1/content/0")
+
+
+@pytest.mark.parametrize("name", ["\ud800", "a b", "x" * 65, ""])
+@pytest.mark.parametrize("target", ["openai-chat", "openai-responses"])
+def test_a_response_format_name_openai_does_not_take_is_refused(name, target):
+    # OpenAI's rule holds for the response format's name as for a function's: 1 to 64 of [a-zA-Z0-9_-]
+    fmt = {"type": "json_schema", "name": name, "schema": {"type": "object", "": []}, "strict": True}
+    body = {"model": "gpt-4.1", "input": "Extract: Ann is 31.", "text": {"format": fmt}}
+    err = _refusal("request", body, "openai-responses", target)
+    assert (err.code, err.path) == ("request.unsupported_field", "/text/format/name")
+    degrade = {"unsupported": "degrade"}
+    out = translate("request", body, source="openai-responses", target=target, profile=degrade)
+    written = out["text"]["format"] if target == "openai-responses" else out["response_format"]["json_schema"]
+    assert written["name"] == "response"
+    mistral = translate("request", body, source="openai-responses", target="mistral")
+    assert mistral["response_format"]["json_schema"]["name"] == name  # Mistral takes any string

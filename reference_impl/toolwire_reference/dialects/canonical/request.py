@@ -24,6 +24,7 @@ from ...request import (
     put_settings,
     read_stop,
     read_verbosity,
+    response_format,
 )
 from . import tools as canonical
 from .rules import RULES
@@ -202,6 +203,8 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
         out["tools"] = tools
     out.update(encode_choice(req, canonical, RULES, profile))
     put_settings(req, out, {name: name for name in SETTINGS})
+    if "response_format" in out:
+        out["response_format"] = copy_json(response_format(req, RULES, profile))
     return out
 
 

@@ -279,7 +279,7 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
     drop_setting(req, "top_k", NAME, profile)
     reasoning.write_responses(req, out)
     if "response_format" in req.settings:
-        fmt = encode_format(req, profile)
+        fmt = encode_format(req, RULES, profile)
         out["text"] = {"format": fmt if fmt.get("type") == "json_object" else {"type": "json_schema", **fmt}}
     if "verbosity" in req.settings:
         out.setdefault("text", {})["verbosity"] = req.settings["verbosity"]

@@ -7,6 +7,9 @@ from ...rules import TOOLS_OR_END, DialectRules
 RULES = DialectRules(
     name="openai-responses",
     tool_name_pattern=r"^[a-zA-Z0-9_-]{1,128}$",
+    # a response format's name: "Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum
+    # length of 64." (openai-openapi `ResponseFormatJsonSchema`, `TextResponseFormatJsonSchema`)
+    format_name_pattern=r"^[a-zA-Z0-9_-]{1,64}$",
     endpoint="/v1/responses",
     call_id_prefix="call_",
     # a function_call_output's `call_id` is 1 to 64 characters (openai-openapi `FunctionCallOutputItemParam`)
