@@ -252,8 +252,34 @@ def copy_settings(req: Request, obj: dict, base: Segments, names: Mapping[str, s
     """
     for wire, name in names.items():
         value = _READERS[kinds.get(name, "number")](obj, wire, base)
-        if value is not MISSING:
-            req.set(name, value, base + (wire,))
+        if value is MISSING:
+            continue
+        least, most = SETTING_RANGES.get(name, (None, None))
+        if (least is not None and value < least) or (most is not None and value > most):
+            bounds = f"at least {least}" if most is None else f"from {least} to {most}"
+            raise invalid(f"`{wire}` must be {bounds}, not {value}", base + (wire,))
+        req.set(name, value, base + (wire,))
+
+
+#: the range of a canonical numeric setting (least, most; None: unbounded), the canonical request schema's:
+#: every dialect takes no less (a dialect that takes less: ``DialectRules.setting_maxima``)
+SETTING_RANGES: dict[str, tuple[float | None, float | None]] = {
+    "temperature": (0, None),
+    "top_p": (0, 1),
+    "top_k": (0, None),
+}
+
+
+def fit_settings(req: Request, target: DialectRules, profile: Mapping[str, str]) -> None:
+    """A setting above the target's maximum (``setting_maxima``) is ``request.unsupported_field`` at its
+    source member; under degrade it becomes that maximum, the nearest value the target takes."""
+    for name, most in target.setting_maxima.items():
+        value = req.settings.get(name, MISSING)
+        if value is MISSING or value <= most:
+            continue
+        message = f"{target.name} takes a `{name}` of at most {most}, not {value}"
+        unsupported(profile, "request.unsupported_field", message, req.setting_path(name))
+        req.settings[name] = most
 
 
 _READERS = {

@@ -33,6 +33,9 @@ class DialectRules:
       9); any other id is replaced by one derived from it (``calls.encode_call_id``);
     - ``call_id_pattern``: what every id the target takes matches (Anthropic, Bedrock); any other id is
       replaced by ``call_id_prefix`` + a hash of it (``calls.encode_call_id``);
+    - ``setting_maxima``: the largest value the target takes of a canonical numeric setting, where the
+      canonical request takes more (``temperature``: Anthropic's and Bedrock's end at 1, OpenAI's and
+      Gemini's at 2); a larger one is ``request.unsupported_field`` (degrade: the maximum);
     - ``custom_tools``: custom (free-form) tools and calls (``toolwire_reference.custom``); the others take
       JSON objects only; ``custom_streams``: streams of custom calls too;
     - ``stream_thinking``: a stream may carry thinking (``stream.thinking=keep`` keeps it);
@@ -51,6 +54,7 @@ class DialectRules:
     call_id_prefix: str | None = None
     call_id_length: int | None = None
     call_id_pattern: str | None = None
+    setting_maxima: Mapping[str, float] = field(default_factory=dict)
     custom_tools: bool = False
     custom_streams: bool = False
     stream_thinking: bool = False

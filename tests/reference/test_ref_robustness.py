@@ -591,3 +591,24 @@ def test_a_response_format_name_openai_does_not_take_is_refused(name, target):
     assert written["name"] == "response"
     mistral = translate("request", body, source="openai-responses", target="mistral")
     assert mistral["response_format"]["json_schema"]["name"] == name  # Mistral takes any string
+
+
+@pytest.mark.parametrize(("target", "most"), [("anthropic", 1), ("bedrock-converse", 1), ("gemini", 2)])
+def test_a_temperature_above_the_targets_maximum_is_refused(target, most):
+    body = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "generationConfig": {"temperature": 7}}
+    err = _refusal("request", body, "gemini", target)
+    assert (err.code, err.path) == ("request.unsupported_field", "/generationConfig/temperature")
+    degrade = {"unsupported": "degrade"}
+    out = translate("request", body, source="gemini", target=target, profile=degrade)
+    assert most in (out.get("temperature"), out.get("inferenceConfig", {}).get("temperature"),
+                    out.get("generationConfig", {}).get("temperature"))
+    assert translate("request", body, source="gemini", target="mistral")["temperature"] == 7  # no maximum
+
+
+@pytest.mark.parametrize(
+    ("member", "value"), [("temperature", -1), ("top_p", 1.5), ("top_p", -0.1), ("top_k", -3)]
+)
+def test_a_setting_outside_its_canonical_range_is_invalid(member, value):
+    body = {"model": "m", "max_tokens": 9, "messages": [{"role": "user", "content": "hi"}], member: value}
+    err = _refusal("request", body, "anthropic", "canonical")
+    assert (err.code, err.path) == ("payload.invalid", f"/{member}")

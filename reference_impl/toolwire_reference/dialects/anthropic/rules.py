@@ -11,6 +11,8 @@ PROPERTY_NAME_PATTERN = r"^[a-zA-Z0-9_.-]{1,64}$"
 RULES = DialectRules(
     name="anthropic",
     tool_name_pattern=r"^[a-zA-Z0-9_-]{1,64}$",
+    # `temperature`: "Ranges from 0.0 to 1.0" (Messages API reference)
+    setting_maxima={"temperature": 1},
     endpoint="/v1/messages",
     call_id_prefix="toolu_",
     # `tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'` (corpus/RULES.md, "Ids")

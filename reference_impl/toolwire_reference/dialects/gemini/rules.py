@@ -9,6 +9,7 @@ from ...rules import TOOLS_OR_END, DialectRules
 RULES = DialectRules(
     name="gemini",
     tool_name_pattern=r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$",
+    setting_maxima={"temperature": 2},
     endpoint="/v1beta/models/{model}:generateContent",
     stream_thinking=True,
     request_ignorable=frozenset(("safetySettings", "safety_settings", "labels")),

@@ -7,6 +7,7 @@ from ...rules import TOOLS_OR_END, DialectRules
 RULES = DialectRules(
     name="openai-responses",
     tool_name_pattern=r"^[a-zA-Z0-9_-]{1,128}$",
+    setting_maxima={"temperature": 2},
     # a response format's name: "Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum
     # length of 64." (openai-openapi `ResponseFormatJsonSchema`, `TextResponseFormatJsonSchema`)
     format_name_pattern=r"^[a-zA-Z0-9_-]{1,64}$",
