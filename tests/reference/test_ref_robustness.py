@@ -612,3 +612,23 @@ def test_a_setting_outside_its_canonical_range_is_invalid(member, value):
     body = {"model": "m", "max_tokens": 9, "messages": [{"role": "user", "content": "hi"}], member: value}
     err = _refusal("request", body, "anthropic", "canonical")
     assert (err.code, err.path) == ("payload.invalid", f"/{member}")
+
+
+def test_a_gemini_signature_is_base64():
+    # refused in a Gemini source (at the member, whatever the kind), never written to Gemini from elsewhere
+    bad = "\udbd1\udcf5th!"
+    part = {"functionCall": {"name": "f", "args": {}}, "thoughtSignature": bad}
+    candidate = {"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}
+    err = _refusal("response", {"candidates": [candidate]}, "gemini", "gemini")
+    assert (err.code, err.path) == ("response.invalid", "/candidates/0/content/parts/0/thoughtSignature")
+    err = _refusal("stream", [{"data": {"candidates": [candidate]}}], "gemini", "gemini")
+    where = "/0/data/candidates/0/content/parts/0/thoughtSignature"
+    assert (err.code, err.path) == ("stream.invalid_event", where)
+    contents = [{"role": "user", "parts": [{"text": "hi"}]}, {"role": "model", "parts": [part]}]
+    err = _refusal("request", {"contents": contents}, "gemini", "gemini")
+    assert (err.code, err.path) == ("payload.invalid", "/contents/1/parts/0/thoughtSignature")
+    call = {"type": "tool_call", "id": "c1", "name": "f", "arguments": {}}
+    call.update(signature=bad, origin="gemini")
+    response = {"id": "r", "model": "m", "stop_reason": "tool_use", "content": [call]}
+    out = translate("response", response, source="canonical", target="gemini")
+    assert "thoughtSignature" not in out["candidates"][0]["content"]["parts"][0]

@@ -40,7 +40,7 @@ from ...request import (
     unsupported,
 )
 from . import tools as gemini
-from .rules import IGNORABLE_GENERATION, RULES
+from .rules import IGNORABLE_GENERATION, RULES, is_signature, own_signature
 from .schema import to_gemini_schema
 from .schema_decode import from_gemini_schema, source_segment
 
@@ -217,7 +217,9 @@ def _decode_part(part: Any, role: str, path: Segments, profile, ids, pending: li
     kind = data[0]
     key, value = members[kind]
     where = path + (key,)
-    signature = members.get("thoughtSignature", (None, MISSING))[1]
+    sig_key, signature = members.get("thoughtSignature", (None, MISSING))
+    if isinstance(signature, str) and not is_signature(signature):
+        raise invalid("`thoughtSignature` must be base64", path + (sig_key,))
     if kind == "text":
         value = msgs.read_text(value, where)
         if members.get("thought", (None, False))[1] is True:
@@ -430,7 +432,7 @@ def _vouch_first_call(parts: list[dict]) -> None:
 
 def _encode_part(req: Request, part: dict, names: Mapping[str, str], profile) -> dict | None:
     kind = part["type"]
-    signature = signatures.for_target(part, NAME)
+    signature = own_signature(signatures.for_target(part, NAME))
     if kind == "text":
         out = {"text": part["text"]}
         if signature is not None:

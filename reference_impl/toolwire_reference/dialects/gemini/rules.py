@@ -4,7 +4,19 @@ OpenAPI 3.0 subset Gemini takes as ``parameters``)."""
 
 from __future__ import annotations
 
+import re
+
 from ...rules import TOOLS_OR_END, DialectRules
+
+#: a ``thoughtSignature`` is bytes, in base64 (the standard or the URL-safe alphabet: both occur in
+#: recordings, corpus/captures/gemini/01 and 02); a string that is not cannot be one Gemini issued
+SIGNATURE_PATTERN = r"[A-Za-z0-9+/_=-]*"
+is_signature = re.compile(SIGNATURE_PATTERN).fullmatch
+
+
+def own_signature(signature: str | None) -> str | None:
+    """``signature`` when Gemini could have issued it (base64), else None: the encoders write no other."""
+    return signature if signature is not None and is_signature(signature) else None
 
 RULES = DialectRules(
     name="gemini",
