@@ -632,3 +632,21 @@ def test_a_gemini_signature_is_base64():
     response = {"id": "r", "model": "m", "stop_reason": "tool_use", "content": [call]}
     out = translate("response", response, source="canonical", target="gemini")
     assert "thoughtSignature" not in out["candidates"][0]["content"]["parts"][0]
+
+
+@pytest.mark.parametrize("name", [{"a": 1}, 3, ""])
+def test_a_canonical_result_name_is_a_string(name):
+    call = {"type": "tool_call", "id": "call_1", "name": "f", "arguments": {}}
+    result = {"type": "tool_result", "call_id": "call_1", "name": name, "content": []}
+    messages = [{"role": "user", "content": [{"type": "text", "text": "hi"}]},
+                {"role": "assistant", "content": [call]}, {"role": "user", "content": [result]}]
+    err = _refusal("request", {"messages": messages}, "canonical", "gemini")
+    assert (err.code, err.path) == ("payload.invalid", "/messages/2/content/0/name")
+
+
+def test_a_canonical_redacted_flag_is_a_boolean():
+    thinking = {"type": "thinking", "text": "x", "signature": "s", "origin": "anthropic", "redacted": "yes"}
+    messages = [{"role": "user", "content": [{"type": "text", "text": "hi"}]},
+                {"role": "assistant", "content": [thinking, {"type": "text", "text": "ok"}]}]
+    err = _refusal("request", {"messages": messages}, "canonical", "canonical")
+    assert (err.code, err.path) == ("payload.invalid", "/messages/1/content/0/redacted")

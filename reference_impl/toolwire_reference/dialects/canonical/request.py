@@ -139,6 +139,8 @@ def _part(req: Request, value: Any, path: tuple, allowed: tuple) -> dict:
         raise invalid(problem, path + ("origin",))
     if kind in ("text", "thinking"):
         msgs.read_text(part.get("text", MISSING), path + ("text",))
+        if "redacted" in part and not isinstance(part["redacted"], bool):
+            raise invalid("`redacted` must be a boolean", path + ("redacted",))
     elif kind == "image":
         if "url" in part:
             msgs.read_text(part["url"], path + ("url",), "`url`")
@@ -166,6 +168,8 @@ def _part(req: Request, value: Any, path: tuple, allowed: tuple) -> dict:
             )
     elif kind == "tool_result":
         msgs.read_text(part.get("call_id", MISSING), path + ("call_id",), "`call_id`")
+        if "name" in part and not msgs.read_text(part["name"], path + ("name",), "`name`"):
+            raise invalid("a tool_result's `name`, when given, is not empty", path + ("name",))
         content = expect_list(part.get("content", []), path + ("content",), "`content`")
         out["content"] = [
             req.at(_part(req, p, path + ("content", i), _ALLOWED["result"]), path + ("content", i))
