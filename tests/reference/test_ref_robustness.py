@@ -650,3 +650,35 @@ def test_a_canonical_redacted_flag_is_a_boolean():
                 {"role": "assistant", "content": [thinking, {"type": "text", "text": "ok"}]}]
     err = _refusal("request", {"messages": messages}, "canonical", "canonical")
     assert (err.code, err.path) == ("payload.invalid", "/messages/1/content/0/redacted")
+
+
+@pytest.mark.parametrize(
+    ("source", "payload", "path"),
+    [
+        ("gemini", {"contents": [{"role": "user", "parts": [{"inlineData": {"mimeType": "application/pdf",
+                                                                           "data": "\udb2a\udc27C"}}]}]},
+         "/contents/0/parts/0/inlineData/data"),
+        ("anthropic", {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": [
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "ab!c"}}]}]},
+         "/messages/0/content/0/source/data"),
+        ("bedrock-converse", {"messages": [{"role": "user", "content": [
+            {"image": {"format": "png", "source": {"bytes": ""}}}]}]},
+         "/messages/0/content/0/image/source/bytes"),
+        ("openai-chat", {"model": "m", "messages": [{"role": "user", "content": [
+            {"type": "image_url", "image_url": {"url": "data:image/png;base64,a b!"}}]}]},
+         "/messages/0/content/0/image_url"),
+        ("canonical", {"messages": [{"role": "user", "content": [
+            {"type": "document", "media_type": "application/pdf", "data": "{}"}]}]},
+         "/messages/0/content/0/data"),
+    ],
+)
+def test_media_data_is_base64(source, payload, path):
+    err = _refusal("request", payload, source, "canonical")
+    assert (err.code, err.path[: len(path)]) == ("payload.invalid", path)
+
+
+def test_gemini_gets_its_bytes_without_line_breaks():
+    image = {"type": "image", "media_type": "image/png", "data": "iVBO\nRw0K"}
+    out = translate("request", {"messages": [{"role": "user", "content": [image]}]}, source="canonical",
+                    target="gemini")
+    assert out["contents"][0]["parts"][0]["inlineData"]["data"] == "iVBORw0K"

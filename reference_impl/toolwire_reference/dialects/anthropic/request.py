@@ -169,7 +169,7 @@ def _decode_image(block: dict, path: Segments, profile) -> dict | None:
     if kind == "base64":
         media_type = msgs.read_text(source.get("media_type", MISSING), path + ("source", "media_type"))
         return msgs.image_base64(
-            media_type, msgs.read_text(source.get("data", MISSING), path + ("source", "data"))
+            media_type, msgs.read_base64(source.get("data", MISSING), path + ("source", "data"))
         )
     if kind == "url":
         return msgs.image_url(msgs.read_text(source.get("url", MISSING), path + ("source", "url")))
@@ -186,7 +186,7 @@ def _decode_document(block: dict, path: Segments, profile) -> dict | None:
     if kind == "base64":
         found = {
             "media_type": msgs.read_text(source.get("media_type", MISSING), at + ("media_type",)),
-            "data": msgs.read_text(source.get("data", MISSING), at + ("data",), "`data`"),
+            "data": msgs.read_base64(source.get("data", MISSING), at + ("data",)),
         }
     elif kind == "url":
         found = {"url": msgs.read_text(source.get("url", MISSING), at + ("url",), "`url`")}

@@ -153,7 +153,7 @@ def _decode_image(value: Any, path: Segments, profile) -> dict | None:
     if source != "bytes":
         msgs.unsupported_part(profile, f"an image with a `{source}` source", path + ("source",))
         return None
-    return msgs.image_base64(f"image/{kind}", msgs.read_text(data, path + ("source", "bytes"), "`bytes`"))
+    return msgs.image_base64(f"image/{kind}", msgs.read_base64(data, path + ("source", "bytes"), "`bytes`"))
 
 
 def _decode_document(value: Any, path: Segments, profile) -> dict | None:
@@ -163,7 +163,7 @@ def _decode_document(value: Any, path: Segments, profile) -> dict | None:
     source, data = _union(doc.get("source", MISSING), path + ("source",), "a document source")
     at = path + ("source", source)
     if source == "bytes" and doc.get("format") == "pdf":
-        found = {"media_type": "application/pdf", "data": msgs.read_text(data, at, "`bytes`")}
+        found = {"media_type": "application/pdf", "data": msgs.read_base64(data, at, "`bytes`")}
     elif source == "text":
         found = {"media_type": msgs.PLAIN_TEXT, "text": msgs.read_text(data, at)}
     else:

@@ -146,7 +146,7 @@ def _part(req: Request, value: Any, path: tuple, allowed: tuple) -> dict:
             msgs.read_text(part["url"], path + ("url",), "`url`")
         else:
             msgs.read_text(part.get("media_type", MISSING), path + ("media_type",), "`media_type`")
-            msgs.read_text(part.get("data", MISSING), path + ("data",), "`data`")
+            msgs.read_base64(part.get("data", MISSING), path + ("data",))
     elif kind == "document":
         _check_document(part, path)
     elif kind == "json" and "value" not in part:
@@ -188,6 +188,8 @@ def _check_document(part: dict, path: tuple) -> None:
     for key in (*given, "title", "context"):
         if key in part:
             msgs.read_text(part[key], path + (key,), f"`{key}`")
+    if "data" in part:
+        msgs.read_base64(part["data"], path + ("data",))
     if "data" in part or "media_type" in part:
         msgs.read_text(part.get("media_type", MISSING), path + ("media_type",), "`media_type`")
     if "citations" in part and not isinstance(part["citations"], bool):

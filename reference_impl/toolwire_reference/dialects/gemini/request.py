@@ -268,7 +268,7 @@ def _decode_media(kind: str, value: dict, path: Segments, profile) -> dict | Non
         if not isinstance(mime, str) or not (mime.startswith("image/") or document):
             msgs.unsupported_part(profile, f"inline data of type {mime!r} (only images and documents)", path)
             return None
-        data = msgs.read_text(value.get("data", MISSING), path + ("data",), "`data`")
+        data = msgs.read_base64(value.get("data", MISSING), path + ("data",))
         if document:
             return msgs.document({"media_type": mime, "data": data})
         return msgs.image_base64(mime, data)
@@ -405,7 +405,7 @@ def _encode_media(req: Request, part: dict, profile) -> dict | None:
         msgs.unsupported_part(profile, "a document's `context`", where + ("context",), NAME)
     data = msgs.document_data(part) if kind == "document" else (part.get("media_type"), part.get("data"))
     if data is not None and data[1] is not None:
-        return {"inlineData": {"mimeType": data[0], "data": data[1]}}
+        return {"inlineData": {"mimeType": data[0], "data": "".join(data[1].split())}}  # no line breaks
     if not part["url"].startswith(_FILE_URI_PREFIXES):
         msgs.unsupported_part(
             profile,
