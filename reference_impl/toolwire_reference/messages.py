@@ -192,6 +192,14 @@ def parse_data_uri(url: str) -> tuple[str, str] | None:
     return (match.group(1), match.group(3)) if match and _BASE64.fullmatch(match.group(3)) else None
 
 
+def read_id(value: Any, path: Segments, what: str) -> str:
+    """A call id (of a call, or the one a result answers): a non-empty string, else payload.invalid (the
+    canonical request's rule; an empty id pairs nothing)."""
+    if not read_text(value, path, what):
+        raise invalid(f"{what} must not be empty", path)
+    return value
+
+
 def read_base64(value: Any, path: Segments, what: str = "`data`") -> str:
     """Base64 data read from a source (an image's or a document's bytes); anything else is
     payload.invalid."""

@@ -682,3 +682,26 @@ def test_gemini_gets_its_bytes_without_line_breaks():
     out = translate("request", {"messages": [{"role": "user", "content": [image]}]}, source="canonical",
                     target="gemini")
     assert out["contents"][0]["parts"][0]["inlineData"]["data"] == "iVBORw0K"
+
+
+def test_a_call_without_an_id_in_a_response_is_invalid():
+    use = {"type": "tool_use", "id": "", "name": "f", "input": {}}
+    message = {"id": "msg_1", "type": "message", "role": "assistant", "model": "c", "content": [use],
+               "stop_reason": "tool_use", "usage": {"input_tokens": 1, "output_tokens": 1}}
+    err = _refusal("response", message, "anthropic", "canonical")
+    assert (err.code, err.path) == ("response.invalid", "/content/0/id")
+
+
+def test_an_empty_call_id_is_refused_in_every_kind():
+    messages = [{"role": "user", "content": "hi"},
+                {"role": "assistant", "content": [{"type": "tool_use", "id": "", "name": "f", "input": {}}]}]
+    err = _refusal("request", {"model": "m", "max_tokens": 5, "messages": messages}, "anthropic", "canonical")
+    assert (err.code, err.path) == ("payload.invalid", "/messages/1/content/0/id")
+    start = {"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "",
+                                                                           "name": "f", "input": {}}}
+    message = {"id": "m", "type": "message", "role": "assistant", "model": "c", "content": [],
+               "stop_reason": None, "usage": {"input_tokens": 1, "output_tokens": 1}}
+    events = [{"event": "message_start", "data": {"type": "message_start", "message": message}},
+              {"event": "content_block_start", "data": start}]
+    err = _refusal("stream", events, "anthropic", "canonical")
+    assert (err.code, err.path) == ("stream.invalid_event", "/1/data")

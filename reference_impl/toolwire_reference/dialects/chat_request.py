@@ -173,9 +173,8 @@ class ChatRequestCodec:
                 self._decode_assistant(builder, message, path, profile, ids, legacy_calls)
                 self.check_assistant(message, path, last=i == len(items) - 1)
             elif role == "tool":
-                call_id = message.get("tool_call_id")
-                if not isinstance(call_id, str) or not call_id:
-                    raise invalid("a `tool` message needs a `tool_call_id` string", path + ("tool_call_id",))
+                where = path + ("tool_call_id",)
+                call_id = msgs.read_id(message.get("tool_call_id", MISSING), where, "`tool_call_id`")
                 name = message.get("name") if self.result_names else None
                 name = name if isinstance(name, str) and name else MISSING
                 builder.add(builder.for_result(path), _result(message, call_id, name, path, profile), path)
@@ -250,9 +249,7 @@ class ChatRequestCodec:
                 if kind not in ("function", "custom") or (kind == "custom" and not self.rules.custom_tools):
                     msgs.unsupported_part(profile, f"a `{kind}` tool call", where + ("type",))
                     continue
-                call_id = call.get("id")
-                if not isinstance(call_id, str) or not call_id:
-                    raise invalid("a tool call needs an `id` string", where + ("id",))
+                call_id = msgs.read_id(call.get("id", MISSING), where + ("id",), "a tool call's `id`")
                 if kind == "custom":
                     builder.add(out, _custom_call(call, call_id, where), where)
                 else:

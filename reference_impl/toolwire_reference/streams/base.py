@@ -193,8 +193,9 @@ class Decoder:
         return [{"type": "block_end", "index": index}]
 
     def start_call(self, key: Any, call_id: str, name: str, **extra: Any) -> list[dict]:
-        self.string(call_id, "a tool call's id")
-        self.string(name, "a tool call's name")
+        for value, what in ((call_id, "a tool call's id"), (name, "a tool call's name")):
+            if not self.string(value, what):  # an empty id pairs no result; no provider has a nameless tool
+                raise self.invalid(f"{what} must not be empty")
         out = self.close_text()
         index = self.new_block()
         self.calls += 1

@@ -32,6 +32,7 @@ from ..response_common import (
     envelope_seed,
     expect_value,
     has_tool_calls,
+    need_id,
     need_list,
     need_name,
     need_object,
@@ -140,14 +141,14 @@ def decode_response(payload: Any, profile: Mapping[str, str]) -> dict:
                 raise response_invalid("`arguments` must be a JSON text (a string)", path + ("arguments",))
             content.append(
                 tool_call_part(
-                    need_string(item, "call_id", path, "`call_id`"),
+                    need_id(item, "call_id", path, "`call_id`"),
                     need_name(item, "name", path, "`name`"),
                     arguments_to_object(arguments, path + ("arguments",), profile),
                     item_id=_kept_item_id(item, path),
                 )
             )
         elif kind == "custom_tool_call":
-            call_id = need_string(item, "call_id", path, "`call_id`")
+            call_id = need_id(item, "call_id", path, "`call_id`")
             name = need_name(item, "name", path, "`name`")
             content.append(custom_call_part(item, call_id, name, path, item_id=_kept_item_id(item, path)))
         elif kind == "reasoning":
