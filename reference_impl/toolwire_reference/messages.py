@@ -192,9 +192,9 @@ def parse_data_uri(url: str) -> tuple[str, str] | None:
     return (match.group(1), match.group(3)) if match and _BASE64.fullmatch(match.group(3)) else None
 
 
-def read_id(value: Any, path: Segments, what: str) -> str:
-    """A call id (of a call, or the one a result answers): a non-empty string, else payload.invalid (the
-    canonical request's rule; an empty id pairs nothing)."""
+def read_nonempty(value: Any, path: Segments, what: str) -> str:
+    """A call's id or name, or the id a result answers: a non-empty string, else payload.invalid (the
+    canonical request's rule: an empty id pairs nothing, and no provider has a nameless tool)."""
     if not read_text(value, path, what):
         raise invalid(f"{what} must not be empty", path)
     return value

@@ -705,3 +705,10 @@ def test_an_empty_call_id_is_refused_in_every_kind():
               {"event": "content_block_start", "data": start}]
     err = _refusal("stream", events, "anthropic", "canonical")
     assert (err.code, err.path) == ("stream.invalid_event", "/1/data")
+
+
+def test_a_nameless_call_in_a_request_is_refused():
+    call = {"type": "function_call", "call_id": "call_1", "name": "", "arguments": "{}"}
+    body = {"model": "m", "input": [{"role": "user", "content": "hi"}, call]}
+    err = _refusal("request", body, "openai-responses", "anthropic")
+    assert (err.code, err.path) == ("payload.invalid", "/input/1/name")

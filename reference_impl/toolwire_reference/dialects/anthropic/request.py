@@ -138,8 +138,8 @@ def _decode_block(block: Any, role: str, path: Segments, profile, at) -> dict | 
     if kind == "image" and role == "user":
         return _decode_image(block, path, profile)
     if kind == "tool_use" and role == "assistant":
-        call_id = msgs.read_id(block.get("id", MISSING), path + ("id",), "`id`")
-        name = msgs.read_text(block.get("name", MISSING), path + ("name",), "`name`")
+        call_id = msgs.read_nonempty(block.get("id", MISSING), path + ("id",), "`id`")
+        name = msgs.read_nonempty(block.get("name", MISSING), path + ("name",), "`name`")
         return msgs.tool_call(
             call_id, name, calls.read_arguments_object(block.get("input", MISSING), path + ("input",))
         )
@@ -204,7 +204,7 @@ def _decode_document(block: dict, path: Segments, profile) -> dict | None:
 
 
 def _decode_result(block: dict, path: Segments, profile, at) -> dict:
-    call_id = msgs.read_id(block.get("tool_use_id", MISSING), path + ("tool_use_id",), "`tool_use_id`")
+    call_id = msgs.read_nonempty(block.get("tool_use_id", MISSING), path + ("tool_use_id",), "`tool_use_id`")
     content = block.get("content")
     parts: list[dict] = []
     if isinstance(content, str):

@@ -130,8 +130,8 @@ def _decode_block(block: Any, role: str, path: Segments, profile, at) -> dict | 
         return _decode_document(value, where, profile)
     if key == "toolUse":
         use = expect_object(value, where, "`toolUse`")
-        call_id = msgs.read_id(use.get("toolUseId", MISSING), where + ("toolUseId",), "`toolUseId`")
-        name = msgs.read_text(use.get("name", MISSING), where + ("name",), "`name`")
+        call_id = msgs.read_nonempty(use.get("toolUseId", MISSING), where + ("toolUseId",), "`toolUseId`")
+        name = msgs.read_nonempty(use.get("name", MISSING), where + ("name",), "`name`")
         return msgs.tool_call(
             call_id, name, calls.read_arguments_object(use.get("input", MISSING), where + ("input",))
         )
@@ -176,7 +176,7 @@ def _decode_document(value: Any, path: Segments, profile) -> dict | None:
 
 def _decode_result(value: Any, path: Segments, profile, at) -> dict:
     result = expect_object(value, path, "`toolResult`")
-    call_id = msgs.read_id(result.get("toolUseId", MISSING), path + ("toolUseId",), "`toolUseId`")
+    call_id = msgs.read_nonempty(result.get("toolUseId", MISSING), path + ("toolUseId",), "`toolUseId`")
     parts: list[dict] = []
     for j, inner in enumerate(expect_list(result.get("content", MISSING), path + ("content",), "`content`")):
         where = path + ("content", j)

@@ -152,8 +152,8 @@ def _part(req: Request, value: Any, path: tuple, allowed: tuple) -> dict:
     elif kind == "json" and "value" not in part:
         raise invalid("a `json` part needs `value`", path + ("value",))
     elif kind == "tool_call":
-        msgs.read_id(part.get("id", MISSING), path + ("id",), "`id`")
-        msgs.read_text(part.get("name", MISSING), path + ("name",), "`name`")
+        msgs.read_nonempty(part.get("id", MISSING), path + ("id",), "`id`")
+        msgs.read_nonempty(part.get("name", MISSING), path + ("name",), "`name`")
         if sum(key in part for key in ("arguments", "arguments_raw", "input")) > 1:
             raise invalid("a tool_call has one of `arguments`, `arguments_raw` and `input`", path)
         if "input" in part:
@@ -167,9 +167,9 @@ def _part(req: Request, value: Any, path: tuple, allowed: tuple) -> dict:
                 part.get("arguments", MISSING), path + ("arguments",)
             )
     elif kind == "tool_result":
-        msgs.read_id(part.get("call_id", MISSING), path + ("call_id",), "`call_id`")
-        if "name" in part and not msgs.read_text(part["name"], path + ("name",), "`name`"):
-            raise invalid("a tool_result's `name`, when given, is not empty", path + ("name",))
+        msgs.read_nonempty(part.get("call_id", MISSING), path + ("call_id",), "`call_id`")
+        if "name" in part:
+            msgs.read_nonempty(part["name"], path + ("name",), "`name`")
         content = expect_list(part.get("content", []), path + ("content",), "`content`")
         out["content"] = [
             req.at(_part(req, p, path + ("content", i), _ALLOWED["result"]), path + ("content", i))

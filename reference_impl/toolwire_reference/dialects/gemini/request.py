@@ -235,7 +235,7 @@ def _decode_part(part: Any, role: str, path: Segments, profile, ids, pending: li
                 "message.invalid_role", "a functionCall belongs in a model turn", pointer(where)
             )
         call = expect_object(value, where, f"`{key}`")
-        name = msgs.read_text(call.get("name", MISSING), where + ("name",), "`name`")
+        name = msgs.read_nonempty(call.get("name", MISSING), where + ("name",), "`name`")
         call_id = call.get("id")
         if not isinstance(call_id, str) or not call_id:
             call_id = ids.new()
@@ -286,7 +286,7 @@ def _decode_response(value: dict, path: Segments, ids, pending: list[dict], prof
     """A ``functionResponse``: ``response`` is the result's value, ``parts`` (inline or file media,
     Gemini 3's multimodal function responses) its images. ``willContinue`` and ``scheduling`` apply
     only to NON_BLOCKING calls of the Live API and are ignored by ``generateContent``: dropped."""
-    name = msgs.read_text(value.get("name", MISSING), path + ("name",), "`name`")
+    name = msgs.read_nonempty(value.get("name", MISSING), path + ("name",), "`name`")
     call_id = value.get("id")
     if isinstance(call_id, str) and call_id:
         match = next((c for c in pending if c["id"] == call_id), None)

@@ -142,20 +142,20 @@ def _decode_item(builder: msgs.Builder, item: dict, path: Segments, profile) -> 
         else:
             raise TranslationError("message.invalid_role", f"unknown message role {role!r}", pointer(path))
     elif kind == "function_call":
-        call_id = msgs.read_id(item.get("call_id", MISSING), path + ("call_id",), "`call_id`")
-        name = msgs.read_text(item.get("name", MISSING), path + ("name",), "`name`")
+        call_id = msgs.read_nonempty(item.get("call_id", MISSING), path + ("call_id",), "`call_id`")
+        name = msgs.read_nonempty(item.get("name", MISSING), path + ("name",), "`name`")
         args = calls.arguments_to_object(item.get("arguments", MISSING), path + ("arguments",), profile)
         call = msgs.tool_call(call_id, name, args)
         if item.get("id") is not None:  # kept with its reasoning item, for openai-responses only
             call["item_id"] = msgs.read_text(item["id"], path + ("id",), "`id`")
         builder.add(builder.for_assistant(path), call, path)
     elif kind == "custom_tool_call":
-        call_id = msgs.read_id(item.get("call_id", MISSING), path + ("call_id",), "`call_id`")
-        name = msgs.read_text(item.get("name", MISSING), path + ("name",), "`name`")
+        call_id = msgs.read_nonempty(item.get("call_id", MISSING), path + ("call_id",), "`call_id`")
+        name = msgs.read_nonempty(item.get("name", MISSING), path + ("name",), "`name`")
         part = msgs.custom_call(call_id, name, item.get("input", MISSING), path + ("input",), path)
         builder.add(builder.for_assistant(path), part, path)
     elif kind in ("function_call_output", "custom_tool_call_output"):
-        call_id = msgs.read_id(item.get("call_id", MISSING), path + ("call_id",), "`call_id`")
+        call_id = msgs.read_nonempty(item.get("call_id", MISSING), path + ("call_id",), "`call_id`")
         output = item.get("output", MISSING)
         if isinstance(output, str):
             parts = [msgs.text(output)]
