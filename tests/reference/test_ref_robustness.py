@@ -712,3 +712,10 @@ def test_a_nameless_call_in_a_request_is_refused():
     body = {"model": "m", "input": [{"role": "user", "content": "hi"}, call]}
     err = _refusal("request", body, "openai-responses", "anthropic")
     assert (err.code, err.path) == ("payload.invalid", "/input/1/name")
+
+
+def test_a_text_document_gemini_cannot_have_as_bytes():
+    doc = {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "a\udc00b"}}
+    body = {"model": "m", "max_tokens": 9, "messages": [{"role": "user", "content": [doc]}]}
+    err = _refusal("request", body, "anthropic", "gemini")
+    assert (err.code, err.path) == ("content.unsupported", "/messages/0/content/0")

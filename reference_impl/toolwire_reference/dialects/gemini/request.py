@@ -403,7 +403,11 @@ def _encode_media(req: Request, part: dict, profile) -> dict | None:
         return None
     if kind == "document" and "context" in part:
         msgs.unsupported_part(profile, "a document's `context`", where + ("context",), NAME)
-    data = msgs.document_data(part) if kind == "document" else (part.get("media_type"), part.get("data"))
+    try:
+        data = msgs.document_data(part) if kind == "document" else (part.get("media_type"), part.get("data"))
+    except UnicodeEncodeError:  # a lone surrogate: JSON text, but no UTF-8 bytes to send
+        msgs.unsupported_part(profile, "a plain-text document that is not valid Unicode", where, NAME)
+        return None
     if data is not None and data[1] is not None:
         return {"inlineData": {"mimeType": data[0], "data": "".join(data[1].split())}}  # no line breaks
     if not part["url"].startswith(_FILE_URI_PREFIXES):
