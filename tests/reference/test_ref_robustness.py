@@ -719,3 +719,23 @@ def test_a_text_document_gemini_cannot_have_as_bytes():
     body = {"model": "m", "max_tokens": 9, "messages": [{"role": "user", "content": [doc]}]}
     err = _refusal("request", body, "anthropic", "gemini")
     assert (err.code, err.path) == ("content.unsupported", "/messages/0/content/0")
+
+
+@pytest.mark.parametrize("item_id", ["xyz", "", "\ud8d6\udf26Nr"])
+def test_responses_gets_back_only_fc_item_ids(item_id):
+    call = {"type": "function_call", "id": item_id, "call_id": "call_1", "name": "f", "arguments": "{}"}
+    body = {"model": "m", "input": [{"role": "user", "content": "hi"}, call,
+                                    {"type": "function_call_output", "call_id": "call_1", "output": "ok"}]}
+    out = translate("request", body, source="openai-responses", target="openai-responses")
+    assert "id" not in out["input"][1]
+
+
+@pytest.mark.parametrize(
+    ("event", "member"),
+    [({"type": "message_start", "id": ""}, "id"),
+     ({"type": "message_start", "model": ""}, "model")],
+)
+def test_a_canonical_stream_member_is_not_empty(event, member):
+    events = [{"data": event}, {"data": {"type": "message_end", "stop_reason": "end_turn"}}]
+    err = _refusal("stream", events, "canonical", "canonical")
+    assert (err.code, err.path) == ("stream.invalid_event", f"/0/data/{member}")

@@ -203,7 +203,7 @@ class Decoder:
         event = {"type": "tool_call_start", "index": index, "id": call_id, "name": name}
         signature = extra.pop("signature", None)
         event.update({k: v for k, v in extra.items() if v is not None})
-        if signature is not None:
+        if signature:  # an empty signature signs nothing
             self.sign(event, signature)
         out.append(event)
         return out

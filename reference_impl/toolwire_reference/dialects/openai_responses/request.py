@@ -350,7 +350,7 @@ def _encode_assistant(message: dict, profile) -> list[dict]:
         elif part["type"] == "tool_call":
             flush()
             item = {"type": "function_call"}
-            if "item_id" in part:
+            if part.get("item_id", "").startswith("fc"):  # the API takes no other item id (as in a response)
                 item["id"] = part["item_id"]
             item.update(
                 call_id=msgs.out_id(part["id"], RULES, profile),
