@@ -27,7 +27,9 @@ from .rules import DialectRules
 ERROR_PREFIX = "Error: "
 NOT_EXECUTED = "Tool call was not executed."
 JOIN = "\n\n"
-_DATA_URI = re.compile(r"^data:([^;,]+)((?:;[^;,]*)*);base64,(.*)$", re.DOTALL)
+#: a media type (``type/subtype``, the canonical schema's pattern)
+_MEDIA_TYPE = r"[a-z]+/[a-zA-Z0-9.+-]+"
+_DATA_URI = re.compile(rf"^data:({_MEDIA_TYPE})((?:;[^;,]*)*);base64,(.*)$", re.DOTALL)
 #: base64 data as the dialects carry it: the standard or the URL-safe alphabet, padding, line breaks (the
 #: canonical schema's pattern); not empty
 _BASE64 = re.compile(r"[A-Za-z0-9+/_=\s-]+")
@@ -198,6 +200,14 @@ def read_nonempty(value: Any, path: Segments, what: str) -> str:
     if not read_text(value, path, what):
         raise invalid(f"{what} must not be empty", path)
     return value
+
+
+def read_media_type(value: Any, path: Segments, what: str = "`media_type`") -> str:
+    """A media type (``image/png``) read from a source; anything else is payload.invalid."""
+    media_type = read_text(value, path, what)
+    if not re.fullmatch(_MEDIA_TYPE, media_type):
+        raise invalid(f"{what} must be a media type (type/subtype), not {media_type!r}", path)
+    return media_type
 
 
 def read_base64(value: Any, path: Segments, what: str = "`data`") -> str:

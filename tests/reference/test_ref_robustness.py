@@ -739,3 +739,33 @@ def test_a_canonical_stream_member_is_not_empty(event, member):
     events = [{"data": event}, {"data": {"type": "message_end", "stop_reason": "end_turn"}}]
     err = _refusal("stream", events, "canonical", "canonical")
     assert (err.code, err.path) == ("stream.invalid_event", f"/0/data/{member}")
+
+
+@pytest.mark.parametrize(
+    ("source", "payload", "path"),
+    [
+        ("anthropic", {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": [
+            {"type": "image", "source": {"type": "base64", "media_type": "png", "data": "iVBO"}}]}]},
+         "/messages/0/content/0/source/media_type"),
+        ("gemini", {"contents": [{"role": "user", "parts": [{"inlineData": {"mimeType": "image/a/b",
+                                                                           "data": "iVBO"}}]}]},
+         "/contents/0/parts/0/inlineData/mimeType"),
+        ("openai-chat", {"model": "m", "messages": [{"role": "user", "content": [
+            {"type": "image_url", "image_url": {"url": "data:image/\ud800;base64,iVBO"}}]}]},
+         "/messages/0/content/0/image_url"),
+        ("canonical", {"messages": [{"role": "user", "content": [
+            {"type": "image", "url": "https://x/y.png", "media_type": "IMAGE/png"}]}]},
+         "/messages/0/content/0/media_type"),
+    ],
+)
+def test_a_media_type_is_type_and_subtype(source, payload, path):
+    err = _refusal("request", payload, source, "canonical")
+    assert (err.code, err.path[: len(path)]) == ("payload.invalid", path)
+
+
+def test_an_empty_signature_signs_nothing():
+    call = {"functionCall": {"name": "f", "args": {}}, "thoughtSignature": ""}
+    parts = [{"text": "ok", "thoughtSignature": ""}, call]
+    body = {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP"}]}
+    out = translate("response", body, source="gemini", target="canonical")
+    assert not any("signature" in part for part in out["content"])

@@ -167,7 +167,7 @@ def _decode_image(block: dict, path: Segments, profile) -> dict | None:
     source = expect_object(block.get("source", MISSING), path + ("source",), "`source`")
     kind = source.get("type")
     if kind == "base64":
-        media_type = msgs.read_text(source.get("media_type", MISSING), path + ("source", "media_type"))
+        media_type = msgs.read_media_type(source.get("media_type", MISSING), path + ("source", "media_type"))
         return msgs.image_base64(
             media_type, msgs.read_base64(source.get("data", MISSING), path + ("source", "data"))
         )
@@ -185,7 +185,7 @@ def _decode_document(block: dict, path: Segments, profile) -> dict | None:
     at = path + ("source",)
     if kind == "base64":
         found = {
-            "media_type": msgs.read_text(source.get("media_type", MISSING), at + ("media_type",)),
+            "media_type": msgs.read_media_type(source.get("media_type", MISSING), at + ("media_type",)),
             "data": msgs.read_base64(source.get("data", MISSING), at + ("data",)),
         }
     elif kind == "url":

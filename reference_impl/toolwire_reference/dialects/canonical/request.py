@@ -143,9 +143,11 @@ def _part(req: Request, value: Any, path: tuple, allowed: tuple) -> dict:
             raise invalid("`redacted` must be a boolean", path + ("redacted",))
     elif kind == "image":
         if "url" in part:
-            msgs.read_text(part["url"], path + ("url",), "`url`")
+            msgs.read_nonempty(part["url"], path + ("url",), "`url`")
+            if "media_type" in part:
+                msgs.read_media_type(part["media_type"], path + ("media_type",))
         else:
-            msgs.read_text(part.get("media_type", MISSING), path + ("media_type",), "`media_type`")
+            msgs.read_media_type(part.get("media_type", MISSING), path + ("media_type",))
             msgs.read_base64(part.get("data", MISSING), path + ("data",))
     elif kind == "document":
         _check_document(part, path)
@@ -188,10 +190,12 @@ def _check_document(part: dict, path: tuple) -> None:
     for key in (*given, "title", "context"):
         if key in part:
             msgs.read_text(part[key], path + (key,), f"`{key}`")
+    if "url" in part:
+        msgs.read_nonempty(part["url"], path + ("url",), "`url`")
     if "data" in part:
         msgs.read_base64(part["data"], path + ("data",))
     if "data" in part or "media_type" in part:
-        msgs.read_text(part.get("media_type", MISSING), path + ("media_type",), "`media_type`")
+        msgs.read_media_type(part.get("media_type", MISSING), path + ("media_type",))
     if "citations" in part and not isinstance(part["citations"], bool):
         raise invalid("`citations` must be a boolean", path + ("citations",))
 

@@ -262,7 +262,10 @@ _DOCUMENT_TYPES = ("application/pdf", msgs.PLAIN_TEXT)
 
 def _decode_media(kind: str, value: dict, path: Segments, profile) -> dict | None:
     """An image (``image/*``) or a document (PDF, plain text); other types are content.unsupported."""
-    mime = value.get("mimeType", value.get("mime_type", MISSING))
+    mime_key = "mimeType" if "mimeType" in value else "mime_type"
+    mime = value.get(mime_key, MISSING)
+    if mime is not MISSING and mime is not None:
+        msgs.read_media_type(mime, path + (mime_key,), f"`{mime_key}`")
     document = mime in _DOCUMENT_TYPES
     if kind == "inlineData":
         if not isinstance(mime, str) or not (mime.startswith("image/") or document):
