@@ -769,3 +769,12 @@ def test_an_empty_signature_signs_nothing():
     body = {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP"}]}
     out = translate("response", body, source="gemini", target="canonical")
     assert not any("signature" in part for part in out["content"])
+
+
+def test_anthropic_gets_no_empty_system_block():
+    system = [{"type": "text", "text": t} for t in ("", "Be brief.", "Ok.")]
+    body = {"model": "m", "max_tokens": 9, "system": system, "messages": [{"role": "user", "content": "hi"}]}
+    out = translate("request", body, source="anthropic", target="anthropic")
+    assert out["system"] == [{"type": "text", "text": "Be brief."}, {"type": "text", "text": "Ok."}]
+    body["system"] = [{"type": "text", "text": ""}]
+    assert "system" not in translate("request", body, source="anthropic", target="anthropic")

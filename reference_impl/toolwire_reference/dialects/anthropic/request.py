@@ -236,11 +236,11 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
     out: dict = {}
     put_settings(req, out, {"model": "model"})
     out["max_tokens"] = required_max_tokens(req, profile)
-    if req.system:
-        if len(req.system) == 1:
-            out["system"] = req.system[0]["text"]
-        else:
-            out["system"] = [{"type": "text", "text": part["text"]} for part in req.system]
+    system = [part["text"] for part in req.system or () if part["text"]]  # no empty text block (below)
+    if len(system) == 1:
+        out["system"] = system[0]
+    elif system:
+        out["system"] = [{"type": "text", "text": text} for text in system]
     messages = [
         {"role": m["role"], "content": [b for p in m["content"] if (b := _encode_part(req, p, profile))]}
         for m in req.messages
