@@ -778,3 +778,12 @@ def test_anthropic_gets_no_empty_system_block():
     assert out["system"] == [{"type": "text", "text": "Be brief."}, {"type": "text", "text": "Ok."}]
     body["system"] = [{"type": "text", "text": ""}]
     assert "system" not in translate("request", body, source="anthropic", target="anthropic")
+
+
+def test_an_empty_responses_item_id_is_none():
+    reasoning = {"type": "reasoning", "id": "", "summary": [], "encrypted_content": "gAAA"}
+    call = {"type": "function_call", "id": "", "call_id": "call_1", "name": "f", "arguments": "{}"}
+    body = {"model": "m", "input": [{"role": "user", "content": "hi"}, reasoning, call,
+                                    {"type": "function_call_output", "call_id": "call_1", "output": "ok"}]}
+    out = translate("request", body, source="openai-responses", target="canonical")
+    assert not any("item_id" in part for part in out["messages"][1]["content"])

@@ -134,6 +134,9 @@ def _part(req: Request, value: Any, path: tuple, allowed: tuple) -> dict:
     for key in ("signature", "origin", "item_id"):
         if key in part:
             msgs.read_text(part[key], path + (key,), f"`{key}`")
+    for key in ("item_id", "signature") if kind != "thinking" else ("item_id",):  # the canonical schema's
+        if key in part:
+            msgs.read_nonempty(part[key], path + (key,), f"`{key}`")
     problem = signatures.origin_problem(part)
     if problem:
         raise invalid(problem, path + ("origin",))

@@ -146,8 +146,8 @@ def _decode_item(builder: msgs.Builder, item: dict, path: Segments, profile) -> 
         name = msgs.read_nonempty(item.get("name", MISSING), path + ("name",), "`name`")
         args = calls.arguments_to_object(item.get("arguments", MISSING), path + ("arguments",), profile)
         call = msgs.tool_call(call_id, name, args)
-        if item.get("id") is not None:  # kept with its reasoning item, for openai-responses only
-            call["item_id"] = msgs.read_text(item["id"], path + ("id",), "`id`")
+        if item.get("id") is not None and msgs.read_text(item["id"], path + ("id",), "`id`"):
+            call["item_id"] = item["id"]  # kept with its reasoning item, for openai-responses only
         builder.add(builder.for_assistant(path), call, path)
     elif kind == "custom_tool_call":
         call_id = msgs.read_nonempty(item.get("call_id", MISSING), path + ("call_id",), "`call_id`")
@@ -193,8 +193,8 @@ def _decode_reasoning(item: dict, path: Segments) -> dict:
     if encrypted is not None:
         msgs.read_text(encrypted, path + ("encrypted_content",), "`encrypted_content`")
     part = msgs.thinking(msgs.JOIN.join(t for t in texts if t), encrypted, NAME)
-    if item.get("id") is not None:
-        part["item_id"] = msgs.read_text(item["id"], path + ("id",), "`id`")
+    if item.get("id") is not None and msgs.read_text(item["id"], path + ("id",), "`id`"):
+        part["item_id"] = item["id"]  # ("" names no item, like null)
     return part
 
 

@@ -102,11 +102,11 @@ def _item_id(call_id: str, custom: bool = False) -> str:
 
 
 def kept_item_id(item_id: Any, call_id: str, custom: bool) -> str | None:
-    """The item ``id`` of a call to keep as ``item_id``: None when it is none (absent, not a string),
+    """The item ``id`` of a call to keep as ``item_id``: None when it is none (absent, not a string, ""),
     the one :func:`_item_id` derives from the ``call_id`` (so canonical → Responses → canonical adds
     nothing), or, for a function call, not an ``fc_`` item id, which no Responses request takes back (one
     is derived instead)."""
-    if not isinstance(item_id, str) or item_id == _item_id(call_id, custom):
+    if not isinstance(item_id, str) or not item_id or item_id == _item_id(call_id, custom):
         return None
     if not custom and not item_id.startswith("fc"):
         return None
