@@ -787,3 +787,14 @@ def test_an_empty_responses_item_id_is_none():
                                     {"type": "function_call_output", "call_id": "call_1", "output": "ok"}]}
     out = translate("request", body, source="openai-responses", target="canonical")
     assert not any("item_id" in part for part in out["messages"][1]["content"])
+
+
+@pytest.mark.parametrize("target", ["openai-chat", "openai-responses"])
+@pytest.mark.parametrize("key", ["anyOf", "oneOf"])
+def test_openai_strict_mode_refuses_a_root_union(target, key):
+    params = {"type": "object", "properties": {"a": {"type": "string"}}, key: [{}, {}]}
+    profile = {"openai.strict": "all-required"}
+    with pytest.raises(TranslationError) as caught:
+        translate("tools", [{"name": "f", "parameters": params}], source="canonical", target=target,
+                  profile=profile)
+    assert (caught.value.code, caught.value.path) == ("schema.root_not_object", f"/0/parameters/{key}")
