@@ -27,7 +27,12 @@ from .rules import DialectRules
 ERROR_PREFIX = "Error: "
 NOT_EXECUTED = "Tool call was not executed."
 JOIN = "\n\n"
-_DATA_URI = re.compile(r"^data:([^;,]+)((?:;[^;,]*)*);base64,(.*)$", re.DOTALL)
+#: a media type (``type/subtype``, the canonical schema's pattern)
+_MEDIA_TYPE = r"[a-z]+/[a-zA-Z0-9.+-]+"
+_DATA_URI = re.compile(rf"^data:({_MEDIA_TYPE})((?:;[^;,]*)*);base64,(.*)$", re.DOTALL)
+#: base64 data as the dialects carry it: the standard or the URL-safe alphabet, padding, line breaks (the
+#: canonical schema's pattern); not empty
+_BASE64 = re.compile(r"[A-Za-z0-9+/_=\s-]+")
 
 
 # ---- parts --------------------------------------------------------------------------------------
@@ -183,9 +188,35 @@ def openai_file(
 
 
 def parse_data_uri(url: str) -> tuple[str, str] | None:
-    """``data:<media type>[;params];base64,<data>`` -> (media type, data); None for anything else."""
+    """``data:<media type>[;params];base64,<data>`` -> (media type, data); None for anything else (data
+    that is not base64 included)."""
     match = _DATA_URI.match(url)
-    return (match.group(1), match.group(3)) if match else None
+    return (match.group(1), match.group(3)) if match and _BASE64.fullmatch(match.group(3)) else None
+
+
+def read_nonempty(value: Any, path: Segments, what: str) -> str:
+    """A call's id or name, or the id a result answers: a non-empty string, else payload.invalid (the
+    canonical request's rule: an empty id pairs nothing, and no provider has a nameless tool)."""
+    if not read_text(value, path, what):
+        raise invalid(f"{what} must not be empty", path)
+    return value
+
+
+def read_media_type(value: Any, path: Segments, what: str = "`media_type`") -> str:
+    """A media type (``image/png``) read from a source; anything else is payload.invalid."""
+    media_type = read_text(value, path, what)
+    if not re.fullmatch(_MEDIA_TYPE, media_type):
+        raise invalid(f"{what} must be a media type (type/subtype), not {media_type!r}", path)
+    return media_type
+
+
+def read_base64(value: Any, path: Segments, what: str = "`data`") -> str:
+    """Base64 data read from a source (an image's or a document's bytes); anything else is
+    payload.invalid."""
+    data = read_text(value, path, what)
+    if not _BASE64.fullmatch(data):
+        raise invalid(f"{what} must be base64 data", path)
+    return data
 
 
 def image_from_url(url: Any, path: Segments) -> dict:

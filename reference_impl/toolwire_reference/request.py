@@ -63,6 +63,7 @@ class Request:
     tools_base: Segments = ("tools",)
     choice: Choice = field(default_factory=Choice)
     schema_origin: SchemaOrigin | None = None
+    format_name_path: Segments = ()
     paths: dict[int, Segments] = field(default_factory=dict)
     generated_ids: set[str] = field(default_factory=set)
 
@@ -251,8 +252,34 @@ def copy_settings(req: Request, obj: dict, base: Segments, names: Mapping[str, s
     """
     for wire, name in names.items():
         value = _READERS[kinds.get(name, "number")](obj, wire, base)
-        if value is not MISSING:
-            req.set(name, value, base + (wire,))
+        if value is MISSING:
+            continue
+        least, most = SETTING_RANGES.get(name, (None, None))
+        if (least is not None and value < least) or (most is not None and value > most):
+            bounds = f"at least {least}" if most is None else f"from {least} to {most}"
+            raise invalid(f"`{wire}` must be {bounds}, not {value}", base + (wire,))
+        req.set(name, value, base + (wire,))
+
+
+#: the range of a canonical numeric setting (least, most; None: unbounded), the canonical request schema's:
+#: every dialect takes no less (a dialect that takes less: ``DialectRules.setting_maxima``)
+SETTING_RANGES: dict[str, tuple[float | None, float | None]] = {
+    "temperature": (0, None),
+    "top_p": (0, 1),
+    "top_k": (0, None),
+}
+
+
+def fit_settings(req: Request, target: DialectRules, profile: Mapping[str, str]) -> None:
+    """A setting above the target's maximum (``setting_maxima``) is ``request.unsupported_field`` at its
+    source member; under degrade it becomes that maximum, the nearest value the target takes."""
+    for name, most in target.setting_maxima.items():
+        value = req.settings.get(name, MISSING)
+        if value is MISSING or value <= most:
+            continue
+        message = f"{target.name} takes a `{name}` of at most {most}, not {value}"
+        unsupported(profile, "request.unsupported_field", message, req.setting_path(name))
+        req.settings[name] = most
 
 
 _READERS = {
@@ -340,6 +367,7 @@ def json_schema_format(name: Any, schema: Any, strict: Any, base: Segments, req:
         if not isinstance(name, str):
             raise invalid("the response format `name` must be a string", base)
         fmt["name"] = name
+        req.format_name_path = tuple(base[:-1]) + ("name",)  # beside the schema, in every dialect naming it
     fmt["schema"] = schema
     if strict is not MISSING and strict is not None:
         if not isinstance(strict, bool):
@@ -347,6 +375,24 @@ def json_schema_format(name: Any, schema: Any, strict: Any, base: Segments, req:
         fmt["strict"] = strict
     req.schema_origin = SchemaOrigin(tuple(base), **origin)
     return fmt
+
+
+def response_format(req: Request, target: DialectRules, profile: Mapping[str, str]) -> dict:
+    """The canonical response format for ``target``: a name its ``format_name_rule`` refuses is
+    ``request.unsupported_field`` at the source's name (degrade: left out, the target then writes its
+    default name)."""
+    fmt = req.settings["response_format"]
+    name = fmt.get("name", MISSING)
+    valid = target.format_name_rule
+    if name is MISSING or valid is None or valid(name) is not None:
+        return fmt
+    unsupported(
+        profile,
+        "request.unsupported_field",
+        f"{target.name} takes a response format name matching {target.format_name_pattern}, not {name!r}",
+        pointer(req.format_name_path),
+    )
+    return {k: v for k, v in fmt.items() if k != "name"}
 
 
 # ---- max_tokens ---------------------------------------------------------------------------------

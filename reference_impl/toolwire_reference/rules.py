@@ -118,6 +118,8 @@ class DialectRules:
     - ``http``: how a provider dialect's API is spoken over HTTP (:class:`HttpApi`; ``endpoint``: its path);
       None for a dialect ``toolwire serve`` does not speak (canonical);
     - ``tool_name_pattern``: the tool-name rule a target holds tool names (and named choices) to;
+    - ``format_name_pattern``: the rule a target holds a response format's ``name`` to (None: any string,
+      or the target writes no name);
     - ``call_id_prefix``: ``call_id_prefix`` of ``corpus/dialects/<name>.json`` (None: no convention, ids
       kept under ``ids.prefix=rewrite``; a generated id then takes ``call_``);
     - ``call_id_length``: the target takes only ids of exactly this many ASCII letters and digits (Mistral:
@@ -129,6 +131,9 @@ class DialectRules:
       (``calls.strip_known_prefix``);
     - ``issues_signatures``: the provider signs its model's reasoning (``signatures``): a signature read
       from this dialect records it as its ``origin``, and goes back only to it;
+    - ``setting_maxima``: the largest value the target takes of a canonical numeric setting, where the
+      canonical request takes more (``temperature``: Anthropic's and Bedrock's end at 1, OpenAI's and
+      Gemini's at 2); a larger one is ``request.unsupported_field`` (degrade: the maximum);
     - ``custom_tools``: custom (free-form) tools and calls (``toolwire_reference.custom``); the others take
       JSON objects only; ``custom_streams``: streams of custom calls too;
     - ``stream_thinking``: a stream may carry thinking (``stream.thinking=keep`` keeps it);
@@ -148,6 +153,8 @@ class DialectRules:
     call_id_pattern: str | None = None
     other_id_prefixes: tuple[str, ...] = ()
     issues_signatures: bool = False
+    format_name_pattern: str | None = None
+    setting_maxima: Mapping[str, float] = field(default_factory=dict)
     custom_tools: bool = False
     custom_streams: bool = False
     stream_thinking: bool = False
@@ -159,9 +166,13 @@ class DialectRules:
     name_rule: Callable[[str], re.Match | None] = field(init=False, repr=False, compare=False)
     #: ``call_id_pattern`` compiled (its ``fullmatch``), None without one
     id_rule: Callable[[str], re.Match | None] | None = field(init=False, repr=False, compare=False)
+    #: ``format_name_pattern`` compiled (its ``fullmatch``), None without one
+    format_name_rule: Callable[[str], re.Match | None] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "name_rule", re.compile(self.tool_name_pattern).fullmatch)
+        pattern = self.format_name_pattern
+        object.__setattr__(self, "format_name_rule", re.compile(pattern).fullmatch if pattern else None)
         pattern = self.call_id_pattern
         object.__setattr__(self, "id_rule", re.compile(pattern).fullmatch if pattern else None)
 

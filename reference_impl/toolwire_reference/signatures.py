@@ -17,8 +17,9 @@ from . import roster
 
 
 def sign(part: dict, signature: Any, origin: str) -> dict:
-    """``part`` with ``signature`` (when it is a string) and its issuer ``origin``."""
-    if isinstance(signature, str):
+    """``part`` with ``signature`` (when it is a non-empty string: an empty one signs nothing) and its
+    issuer ``origin``."""
+    if isinstance(signature, str) and signature:
         part["signature"] = signature
         part["origin"] = origin
     return part

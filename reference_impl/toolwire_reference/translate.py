@@ -21,6 +21,7 @@ from ._json import check_depth
 from .messages import reconcile
 from .profiles import resolve_profile
 from .registry import BY_NAME, lookup
+from .request import fit_settings
 from .rules import KINDS
 from .text import translate_text
 from .tools import translate_tools, validate_choice
@@ -57,6 +58,7 @@ def translate(
     if kind == "request":
         request = decoder.request.decode_request(payload, resolved)
         reconcile(request, resolved)
+        fit_settings(request, encoder.rules, resolved)
         return encoder.request.encode_request(request, resolved)
     if kind == "response":
         response = decoder.response.decode_response(payload, resolved)

@@ -16,6 +16,7 @@ from toolwire_reference.dialects.gemini.rules import REMOVED_KEYWORDS as GEMINI_
 from toolwire_reference.dialects.gemini.rules import UNSUPPORTED_KEYWORDS as GEMINI_UNSUPPORTED_KEYWORDS
 from toolwire_reference.registry import BY_NAME
 from toolwire_reference.registry import NAMES as DIALECTS
+from toolwire_reference.request import SETTING_RANGES
 from toolwire_reference.rules import (
     OPENAI_STRICT_FORMATS,
     OPENAI_STRICT_LIMITS,
@@ -246,3 +247,40 @@ def test_name_patterns_are_anchored():
 
 def test_anthropic_property_name_rule_matches_its_descriptor():
     assert _descriptor("anthropic")["parameter_name"]["pattern"] == PROPERTY_NAME_PATTERN
+
+
+def test_response_format_name_rules_match_the_wire_schemas():
+    """The rule a response format's name is held to is the one the target's wire schema states."""
+    schemas = CORPUS.parent / "schemas" / "wire"
+
+    def name_schema(dialect, *steps):
+        node = json.loads((schemas / dialect / "request.schema.json").read_text())
+        for step in steps:
+            node = node[step]
+        return node
+
+    chat = name_schema("openai-chat", "properties", "response_format", "oneOf", 2)
+    chat = chat["properties"]["json_schema"]
+    responses = name_schema("openai-responses", "properties", "text", "properties", "format", "oneOf", 2)
+    mistral = name_schema("mistral", "$defs", "responseFormat", "properties", "json_schema", "anyOf", 1)
+    for dialect, fmt in (("openai-chat", chat), ("openai-responses", responses), ("mistral", mistral)):
+        assert fmt["properties"]["name"].get("pattern") == BY_NAME[dialect].rules.format_name_pattern
+
+
+def test_setting_ranges_match_the_schemas():
+    """The canonical ranges are the canonical schema's; a target's maxima, its wire schema's."""
+    canonical = json.loads((CORPUS.parent / "schemas" / "canonical" / "request.schema.json").read_text())
+    for name, (least, most) in SETTING_RANGES.items():
+        spec = canonical["properties"][name]
+        assert (spec.get("minimum"), spec.get("maximum")) == (least, most)
+    where = {"gemini": ("$defs", "generationConfig", "properties"), "bedrock-converse": ("properties",
+             "inferenceConfig", "properties")}
+    for dialect in DIALECTS:
+        if dialect == "canonical":
+            continue
+        node = json.loads((CORPUS.parent / "schemas" / "wire" / dialect / "request.schema.json").read_text())
+        for step in where.get(dialect, ("properties",)):
+            node = node[step]
+        spec = node["temperature"]
+        spec = next((s for s in spec.get("anyOf", [spec]) if "maximum" in s or "minimum" in s), spec)
+        assert spec.get("maximum") == BY_NAME[dialect].rules.setting_maxima.get("temperature"), dialect

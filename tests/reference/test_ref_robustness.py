@@ -575,3 +575,226 @@ def test_bedrock_refuses_a_history_call_to_a_tool_it_cannot_name():
     }
     err = _refusal("request", canonical, "canonical", "bedrock-converse")
     assert (err.code, err.path) == ("tool.invalid_name", "/messages/1/content/0")
+
+
+@pytest.mark.parametrize("name", ["\ud800", "a b", "x" * 65, ""])
+@pytest.mark.parametrize("target", ["openai-chat", "openai-responses"])
+def test_a_response_format_name_openai_does_not_take_is_refused(name, target):
+    # OpenAI's rule holds for the response format's name as for a function's: 1 to 64 of [a-zA-Z0-9_-]
+    fmt = {"type": "json_schema", "name": name, "schema": {"type": "object", "": []}, "strict": True}
+    body = {"model": "gpt-4.1", "input": "Extract: Ann is 31.", "text": {"format": fmt}}
+    err = _refusal("request", body, "openai-responses", target)
+    assert (err.code, err.path) == ("request.unsupported_field", "/text/format/name")
+    degrade = {"unsupported": "degrade"}
+    out = translate("request", body, source="openai-responses", target=target, profile=degrade)
+    written = out["text"]["format"] if target == "openai-responses" else out["response_format"]["json_schema"]
+    assert written["name"] == "response"
+    mistral = translate("request", body, source="openai-responses", target="mistral")
+    assert mistral["response_format"]["json_schema"]["name"] == name  # Mistral takes any string
+
+
+@pytest.mark.parametrize(("target", "most"), [("anthropic", 1), ("bedrock-converse", 1), ("gemini", 2)])
+def test_a_temperature_above_the_targets_maximum_is_refused(target, most):
+    body = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "generationConfig": {"temperature": 7}}
+    err = _refusal("request", body, "gemini", target)
+    assert (err.code, err.path) == ("request.unsupported_field", "/generationConfig/temperature")
+    degrade = {"unsupported": "degrade"}
+    out = translate("request", body, source="gemini", target=target, profile=degrade)
+    assert most in (out.get("temperature"), out.get("inferenceConfig", {}).get("temperature"),
+                    out.get("generationConfig", {}).get("temperature"))
+    assert translate("request", body, source="gemini", target="mistral")["temperature"] == 7  # no maximum
+
+
+@pytest.mark.parametrize(
+    ("member", "value"), [("temperature", -1), ("top_p", 1.5), ("top_p", -0.1), ("top_k", -3)]
+)
+def test_a_setting_outside_its_canonical_range_is_invalid(member, value):
+    body = {"model": "m", "max_tokens": 9, "messages": [{"role": "user", "content": "hi"}], member: value}
+    err = _refusal("request", body, "anthropic", "canonical")
+    assert (err.code, err.path) == ("payload.invalid", f"/{member}")
+
+
+def test_a_gemini_signature_is_base64():
+    # refused in a Gemini source (at the member, whatever the kind), never written to Gemini from elsewhere
+    bad = "\udbd1\udcf5th!"
+    part = {"functionCall": {"name": "f", "args": {}}, "thoughtSignature": bad}
+    candidate = {"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}
+    err = _refusal("response", {"candidates": [candidate]}, "gemini", "gemini")
+    assert (err.code, err.path) == ("response.invalid", "/candidates/0/content/parts/0/thoughtSignature")
+    err = _refusal("stream", [{"data": {"candidates": [candidate]}}], "gemini", "gemini")
+    where = "/0/data/candidates/0/content/parts/0/thoughtSignature"
+    assert (err.code, err.path) == ("stream.invalid_event", where)
+    contents = [{"role": "user", "parts": [{"text": "hi"}]}, {"role": "model", "parts": [part]}]
+    err = _refusal("request", {"contents": contents}, "gemini", "gemini")
+    assert (err.code, err.path) == ("payload.invalid", "/contents/1/parts/0/thoughtSignature")
+    call = {"type": "tool_call", "id": "c1", "name": "f", "arguments": {}}
+    call.update(signature=bad, origin="gemini")
+    response = {"id": "r", "model": "m", "stop_reason": "tool_use", "content": [call]}
+    out = translate("response", response, source="canonical", target="gemini")
+    assert "thoughtSignature" not in out["candidates"][0]["content"]["parts"][0]
+
+
+@pytest.mark.parametrize("name", [{"a": 1}, 3, ""])
+def test_a_canonical_result_name_is_a_string(name):
+    call = {"type": "tool_call", "id": "call_1", "name": "f", "arguments": {}}
+    result = {"type": "tool_result", "call_id": "call_1", "name": name, "content": []}
+    messages = [{"role": "user", "content": [{"type": "text", "text": "hi"}]},
+                {"role": "assistant", "content": [call]}, {"role": "user", "content": [result]}]
+    err = _refusal("request", {"messages": messages}, "canonical", "gemini")
+    assert (err.code, err.path) == ("payload.invalid", "/messages/2/content/0/name")
+
+
+def test_a_canonical_redacted_flag_is_a_boolean():
+    thinking = {"type": "thinking", "text": "x", "signature": "s", "origin": "anthropic", "redacted": "yes"}
+    messages = [{"role": "user", "content": [{"type": "text", "text": "hi"}]},
+                {"role": "assistant", "content": [thinking, {"type": "text", "text": "ok"}]}]
+    err = _refusal("request", {"messages": messages}, "canonical", "canonical")
+    assert (err.code, err.path) == ("payload.invalid", "/messages/1/content/0/redacted")
+
+
+@pytest.mark.parametrize(
+    ("source", "payload", "path"),
+    [
+        ("gemini", {"contents": [{"role": "user", "parts": [{"inlineData": {"mimeType": "application/pdf",
+                                                                           "data": "\udb2a\udc27C"}}]}]},
+         "/contents/0/parts/0/inlineData/data"),
+        ("anthropic", {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": [
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "ab!c"}}]}]},
+         "/messages/0/content/0/source/data"),
+        ("bedrock-converse", {"messages": [{"role": "user", "content": [
+            {"image": {"format": "png", "source": {"bytes": ""}}}]}]},
+         "/messages/0/content/0/image/source/bytes"),
+        ("openai-chat", {"model": "m", "messages": [{"role": "user", "content": [
+            {"type": "image_url", "image_url": {"url": "data:image/png;base64,a b!"}}]}]},
+         "/messages/0/content/0/image_url"),
+        ("canonical", {"messages": [{"role": "user", "content": [
+            {"type": "document", "media_type": "application/pdf", "data": "{}"}]}]},
+         "/messages/0/content/0/data"),
+    ],
+)
+def test_media_data_is_base64(source, payload, path):
+    err = _refusal("request", payload, source, "canonical")
+    assert (err.code, err.path[: len(path)]) == ("payload.invalid", path)
+
+
+def test_gemini_gets_its_bytes_without_line_breaks():
+    image = {"type": "image", "media_type": "image/png", "data": "iVBO\nRw0K"}
+    out = translate("request", {"messages": [{"role": "user", "content": [image]}]}, source="canonical",
+                    target="gemini")
+    assert out["contents"][0]["parts"][0]["inlineData"]["data"] == "iVBORw0K"
+
+
+def test_a_call_without_an_id_in_a_response_is_invalid():
+    use = {"type": "tool_use", "id": "", "name": "f", "input": {}}
+    message = {"id": "msg_1", "type": "message", "role": "assistant", "model": "c", "content": [use],
+               "stop_reason": "tool_use", "usage": {"input_tokens": 1, "output_tokens": 1}}
+    err = _refusal("response", message, "anthropic", "canonical")
+    assert (err.code, err.path) == ("response.invalid", "/content/0/id")
+
+
+def test_an_empty_call_id_is_refused_in_every_kind():
+    messages = [{"role": "user", "content": "hi"},
+                {"role": "assistant", "content": [{"type": "tool_use", "id": "", "name": "f", "input": {}}]}]
+    err = _refusal("request", {"model": "m", "max_tokens": 5, "messages": messages}, "anthropic", "canonical")
+    assert (err.code, err.path) == ("payload.invalid", "/messages/1/content/0/id")
+    start = {"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "",
+                                                                           "name": "f", "input": {}}}
+    message = {"id": "m", "type": "message", "role": "assistant", "model": "c", "content": [],
+               "stop_reason": None, "usage": {"input_tokens": 1, "output_tokens": 1}}
+    events = [{"event": "message_start", "data": {"type": "message_start", "message": message}},
+              {"event": "content_block_start", "data": start}]
+    err = _refusal("stream", events, "anthropic", "canonical")
+    assert (err.code, err.path) == ("stream.invalid_event", "/1/data")
+
+
+def test_a_nameless_call_in_a_request_is_refused():
+    call = {"type": "function_call", "call_id": "call_1", "name": "", "arguments": "{}"}
+    body = {"model": "m", "input": [{"role": "user", "content": "hi"}, call]}
+    err = _refusal("request", body, "openai-responses", "anthropic")
+    assert (err.code, err.path) == ("payload.invalid", "/input/1/name")
+
+
+def test_a_text_document_gemini_cannot_have_as_bytes():
+    doc = {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "a\udc00b"}}
+    body = {"model": "m", "max_tokens": 9, "messages": [{"role": "user", "content": [doc]}]}
+    err = _refusal("request", body, "anthropic", "gemini")
+    assert (err.code, err.path) == ("content.unsupported", "/messages/0/content/0")
+
+
+@pytest.mark.parametrize("item_id", ["xyz", "", "\ud8d6\udf26Nr"])
+def test_responses_gets_back_only_fc_item_ids(item_id):
+    call = {"type": "function_call", "id": item_id, "call_id": "call_1", "name": "f", "arguments": "{}"}
+    body = {"model": "m", "input": [{"role": "user", "content": "hi"}, call,
+                                    {"type": "function_call_output", "call_id": "call_1", "output": "ok"}]}
+    out = translate("request", body, source="openai-responses", target="openai-responses")
+    assert "id" not in out["input"][1]
+
+
+@pytest.mark.parametrize(
+    ("event", "member"),
+    [({"type": "message_start", "id": ""}, "id"),
+     ({"type": "message_start", "model": ""}, "model")],
+)
+def test_a_canonical_stream_member_is_not_empty(event, member):
+    events = [{"data": event}, {"data": {"type": "message_end", "stop_reason": "end_turn"}}]
+    err = _refusal("stream", events, "canonical", "canonical")
+    assert (err.code, err.path) == ("stream.invalid_event", f"/0/data/{member}")
+
+
+@pytest.mark.parametrize(
+    ("source", "payload", "path"),
+    [
+        ("anthropic", {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": [
+            {"type": "image", "source": {"type": "base64", "media_type": "png", "data": "iVBO"}}]}]},
+         "/messages/0/content/0/source/media_type"),
+        ("gemini", {"contents": [{"role": "user", "parts": [{"inlineData": {"mimeType": "image/a/b",
+                                                                           "data": "iVBO"}}]}]},
+         "/contents/0/parts/0/inlineData/mimeType"),
+        ("openai-chat", {"model": "m", "messages": [{"role": "user", "content": [
+            {"type": "image_url", "image_url": {"url": "data:image/\ud800;base64,iVBO"}}]}]},
+         "/messages/0/content/0/image_url"),
+        ("canonical", {"messages": [{"role": "user", "content": [
+            {"type": "image", "url": "https://x/y.png", "media_type": "IMAGE/png"}]}]},
+         "/messages/0/content/0/media_type"),
+    ],
+)
+def test_a_media_type_is_type_and_subtype(source, payload, path):
+    err = _refusal("request", payload, source, "canonical")
+    assert (err.code, err.path[: len(path)]) == ("payload.invalid", path)
+
+
+def test_an_empty_signature_signs_nothing():
+    call = {"functionCall": {"name": "f", "args": {}}, "thoughtSignature": ""}
+    parts = [{"text": "ok", "thoughtSignature": ""}, call]
+    body = {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP"}]}
+    out = translate("response", body, source="gemini", target="canonical")
+    assert not any("signature" in part for part in out["content"])
+
+
+def test_anthropic_gets_no_empty_system_block():
+    system = [{"type": "text", "text": t} for t in ("", "Be brief.", "Ok.")]
+    body = {"model": "m", "max_tokens": 9, "system": system, "messages": [{"role": "user", "content": "hi"}]}
+    out = translate("request", body, source="anthropic", target="anthropic")
+    assert out["system"] == [{"type": "text", "text": "Be brief."}, {"type": "text", "text": "Ok."}]
+    body["system"] = [{"type": "text", "text": ""}]
+    assert "system" not in translate("request", body, source="anthropic", target="anthropic")
+
+
+def test_an_empty_responses_item_id_is_none():
+    reasoning = {"type": "reasoning", "id": "", "summary": [], "encrypted_content": "gAAA"}
+    call = {"type": "function_call", "id": "", "call_id": "call_1", "name": "f", "arguments": "{}"}
+    body = {"model": "m", "input": [{"role": "user", "content": "hi"}, reasoning, call,
+                                    {"type": "function_call_output", "call_id": "call_1", "output": "ok"}]}
+    out = translate("request", body, source="openai-responses", target="canonical")
+    assert not any("item_id" in part for part in out["messages"][1]["content"])
+
+
+@pytest.mark.parametrize("target", ["openai-chat", "openai-responses"])
+@pytest.mark.parametrize("key", ["anyOf", "oneOf"])
+def test_openai_strict_mode_refuses_a_root_union(target, key):
+    params = {"type": "object", "properties": {"a": {"type": "string"}}, key: [{}, {}]}
+    profile = {"openai.strict": "all-required"}
+    with pytest.raises(TranslationError) as caught:
+        translate("tools", [{"name": "f", "parameters": params}], source="canonical", target=target,
+                  profile=profile)
+    assert (caught.value.code, caught.value.path) == ("schema.root_not_object", f"/0/parameters/{key}")

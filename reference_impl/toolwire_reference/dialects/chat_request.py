@@ -175,9 +175,8 @@ class ChatRequestCodec:
                 self._decode_assistant(builder, message, path, profile, ids, legacy_calls)
                 self.check_assistant(message, path, last=i == len(items) - 1)
             elif role == "tool":
-                call_id = message.get("tool_call_id")
-                if not isinstance(call_id, str) or not call_id:
-                    raise invalid("a `tool` message needs a `tool_call_id` string", path + ("tool_call_id",))
+                where = path + ("tool_call_id",)
+                call_id = msgs.read_nonempty(message.get("tool_call_id", MISSING), where, "`tool_call_id`")
                 name = message.get("name") if self.result_names else None
                 name = name if isinstance(name, str) and name else MISSING
                 builder.add(builder.for_result(path), _result(message, call_id, name, path, profile), path)
@@ -252,9 +251,7 @@ class ChatRequestCodec:
                 if kind not in ("function", "custom") or (kind == "custom" and not self.rules.custom_tools):
                     msgs.unsupported_part(profile, f"a `{kind}` tool call", where + ("type",))
                     continue
-                call_id = call.get("id")
-                if not isinstance(call_id, str) or not call_id:
-                    raise invalid("a tool call needs an `id` string", where + ("id",))
+                call_id = msgs.read_nonempty(call.get("id", MISSING), where + ("id",), "a tool call's `id`")
                 if kind == "custom":
                     builder.add(out, _custom_call(call, call_id, where), where)
                 else:
@@ -269,7 +266,7 @@ class ChatRequestCodec:
 
     def _call(self, function: Any, call_id: str, path: Segments, profile) -> dict:
         function = expect_object(function, path, "`function`")
-        name = msgs.read_text(function.get("name", MISSING), path + ("name",), "`name`")
+        name = msgs.read_nonempty(function.get("name", MISSING), path + ("name",), "`name`")
         args = self.read_arguments(function.get("arguments", MISSING), path + ("arguments",), profile)
         return msgs.tool_call(call_id, name, args)
 
@@ -402,7 +399,7 @@ def _text_content(message: dict, path: Segments, profile, role: str) -> list[str
 def _custom_call(call: dict, call_id: str, path: Segments) -> dict:
     """``{"id", "type": "custom", "custom": {"name", "input"}}`` → a canonical custom call."""
     inner = expect_object(call.get("custom", MISSING), path + ("custom",), "`custom`")
-    name = msgs.read_text(inner.get("name", MISSING), path + ("custom", "name"), "`name`")
+    name = msgs.read_nonempty(inner.get("name", MISSING), path + ("custom", "name"), "`name`")
     return msgs.custom_call(call_id, name, inner.get("input", MISSING), path + ("custom", "input"), path)
 
 

@@ -31,6 +31,7 @@ from .response_common import (
     expect_value,
     has_tool_calls,
     joined_text,
+    need_id,
     need_list,
     need_name,
     need_object,
@@ -90,7 +91,7 @@ class ChatResponseCodec:
         kind = obj.get("type", "function")
         if kind == "custom" and self.rules.custom_tools:
             inner = need_object(obj.get("custom", MISSING), path + ("custom",), "`custom`")
-            call_id = need_string(obj, "id", path, "`id`")
+            call_id = need_id(obj, "id", path, "`id`")
             name = need_name(inner, "name", path + ("custom",), "`name`")
             return custom_call_part(inner, call_id, name, path)
         if kind != "function":
@@ -98,7 +99,7 @@ class ChatResponseCodec:
             return None
         function = need_object(obj.get("function", MISSING), path + ("function",), "`function`")
         return tool_call_part(
-            need_string(obj, "id", path, "`id`"),
+            need_id(obj, "id", path, "`id`"),
             need_name(function, "name", path + ("function",), "`name`"),
             self.decode_arguments(
                 function.get("arguments", MISSING), path + ("function", "arguments"), profile

@@ -50,6 +50,11 @@ def rewrite_schema(schema: dict, *, strict: str, inline: bool, degrade: bool) ->
     """The schema OpenAI receives under ``openai.strict=strict`` (raises SchemaProblem)."""
     inliner = RefInliner(schema) if inline else None
     if strict in STRICT_PROFILES:
+        for key in ("anyOf", "oneOf"):  # "Root objects must not be anyOf" (a oneOf becomes one), no degrade
+            if key in schema:
+                raise SchemaProblem(
+                    "schema.root_not_object", f"OpenAI's strict mode takes no `{key}` at the root", (key,)
+                )
         checks = [
             reject_nulls,
             forbid_keywords(OPENAI_STRICT_UNSUPPORTED, degrade=degrade, target=TARGET),

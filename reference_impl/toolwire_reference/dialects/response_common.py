@@ -47,11 +47,15 @@ def need_string(obj: dict, key: str, path: Segments, what: str) -> str:
 
 
 def need_name(obj: dict, key: str, path: Segments, what: str) -> str:
-    """A call's tool name: a non-empty string, else response.invalid (no provider has a nameless tool)."""
+    """A call's tool name (or id: ``need_id``): a non-empty string, else response.invalid (no provider
+    has a nameless tool, or sends a call its result cannot name)."""
     value = need_string(obj, key, path, what)
     if not value:
         raise response_invalid(f"{what} must not be empty", path + (key,))
     return value
+
+
+need_id = need_name
 
 
 def opt_string(obj: dict, key: str, path: Segments, what: str) -> Any:

@@ -193,8 +193,9 @@ class Decoder:
         return [{"type": "block_end", "index": index}]
 
     def start_call(self, key: Any, call_id: str, name: str, **extra: Any) -> list[dict]:
-        self.string(call_id, "a tool call's id")
-        self.string(name, "a tool call's name")
+        for value, what in ((call_id, "a tool call's id"), (name, "a tool call's name")):
+            if not self.string(value, what):  # an empty id pairs no result; no provider has a nameless tool
+                raise self.invalid(f"{what} must not be empty")
         out = self.close_text()
         index = self.new_block()
         self.calls += 1
@@ -202,7 +203,7 @@ class Decoder:
         event = {"type": "tool_call_start", "index": index, "id": call_id, "name": name}
         signature = extra.pop("signature", None)
         event.update({k: v for k, v in extra.items() if v is not None})
-        if signature is not None:
+        if signature:  # an empty signature signs nothing
             self.sign(event, signature)
         out.append(event)
         return out

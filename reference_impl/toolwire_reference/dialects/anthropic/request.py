@@ -140,8 +140,8 @@ def _decode_block(block: Any, role: str, path: Segments, profile, at) -> dict | 
     if kind == "image" and role == "user":
         return _decode_image(block, path, profile)
     if kind == "tool_use" and role == "assistant":
-        call_id = msgs.read_text(block.get("id", MISSING), path + ("id",), "`id`")
-        name = msgs.read_text(block.get("name", MISSING), path + ("name",), "`name`")
+        call_id = msgs.read_nonempty(block.get("id", MISSING), path + ("id",), "`id`")
+        name = msgs.read_nonempty(block.get("name", MISSING), path + ("name",), "`name`")
         return msgs.tool_call(
             call_id, name, calls.read_arguments_object(block.get("input", MISSING), path + ("input",))
         )
@@ -169,9 +169,9 @@ def _decode_image(block: dict, path: Segments, profile) -> dict | None:
     source = expect_object(block.get("source", MISSING), path + ("source",), "`source`")
     kind = source.get("type")
     if kind == "base64":
-        media_type = msgs.read_text(source.get("media_type", MISSING), path + ("source", "media_type"))
+        media_type = msgs.read_media_type(source.get("media_type", MISSING), path + ("source", "media_type"))
         return msgs.image_base64(
-            media_type, msgs.read_text(source.get("data", MISSING), path + ("source", "data"))
+            media_type, msgs.read_base64(source.get("data", MISSING), path + ("source", "data"))
         )
     if kind == "url":
         return msgs.image_url(msgs.read_text(source.get("url", MISSING), path + ("source", "url")))
@@ -187,8 +187,8 @@ def _decode_document(block: dict, path: Segments, profile) -> dict | None:
     at = path + ("source",)
     if kind == "base64":
         found = {
-            "media_type": msgs.read_text(source.get("media_type", MISSING), at + ("media_type",)),
-            "data": msgs.read_text(source.get("data", MISSING), at + ("data",), "`data`"),
+            "media_type": msgs.read_media_type(source.get("media_type", MISSING), at + ("media_type",)),
+            "data": msgs.read_base64(source.get("data", MISSING), at + ("data",)),
         }
     elif kind == "url":
         found = {"url": msgs.read_text(source.get("url", MISSING), at + ("url",), "`url`")}
@@ -206,7 +206,7 @@ def _decode_document(block: dict, path: Segments, profile) -> dict | None:
 
 
 def _decode_result(block: dict, path: Segments, profile, at) -> dict:
-    call_id = msgs.read_text(block.get("tool_use_id", MISSING), path + ("tool_use_id",), "`tool_use_id`")
+    call_id = msgs.read_nonempty(block.get("tool_use_id", MISSING), path + ("tool_use_id",), "`tool_use_id`")
     content = block.get("content")
     parts: list[dict] = []
     if isinstance(content, str):
@@ -238,11 +238,11 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
     out: dict = {}
     put_settings(req, out, {"model": "model"})
     out["max_tokens"] = required_max_tokens(req, profile)
-    if req.system:
-        if len(req.system) == 1:
-            out["system"] = req.system[0]["text"]
-        else:
-            out["system"] = [{"type": "text", "text": part["text"]} for part in req.system]
+    system = [part["text"] for part in req.system or () if part["text"]]  # no empty text block (below)
+    if len(system) == 1:
+        out["system"] = system[0]
+    elif system:
+        out["system"] = [{"type": "text", "text": text} for text in system]
     messages = [
         {"role": m["role"], "content": [b for p in m["content"] if (b := _encode_part(req, p, profile))]}
         for m in req.messages

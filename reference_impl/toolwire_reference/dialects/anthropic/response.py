@@ -29,6 +29,7 @@ from ..response_common import (
     expect_value,
     has_tool_calls,
     make_usage,
+    need_id,
     need_list,
     need_name,
     need_object,
@@ -54,7 +55,7 @@ def _decode_block(item: Any, path: tuple, profile: Mapping[str, str]) -> dict | 
         return {"type": "text", "text": text} if text else None
     if kind == "tool_use":
         return tool_call_part(
-            need_string(block, "id", path, "`id`"),
+            need_id(block, "id", path, "`id`"),
             need_name(block, "name", path, "`name`"),
             read_arguments_object(block.get("input", MISSING), path + ("input",)),
         )

@@ -30,6 +30,8 @@ RULES = DialectRules(
         key_prefix="",
         headers={"anthropic-version": "2023-06-01", "anthropic-beta": None},
     ),
+    # `temperature`: "Ranges from 0.0 to 1.0" (Messages API reference)
+    setting_maxima={"temperature": 1},
     call_id_prefix="toolu_",
     # `tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'` (corpus/RULES.md, "Ids")
     call_id_pattern=r"[a-zA-Z0-9_-]+",

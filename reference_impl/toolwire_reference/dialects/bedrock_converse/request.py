@@ -130,8 +130,8 @@ def _decode_block(block: Any, role: str, path: Segments, profile, at) -> dict | 
         return _decode_document(value, where, profile)
     if key == "toolUse":
         use = expect_object(value, where, "`toolUse`")
-        call_id = msgs.read_text(use.get("toolUseId", MISSING), where + ("toolUseId",), "`toolUseId`")
-        name = msgs.read_text(use.get("name", MISSING), where + ("name",), "`name`")
+        call_id = msgs.read_nonempty(use.get("toolUseId", MISSING), where + ("toolUseId",), "`toolUseId`")
+        name = msgs.read_nonempty(use.get("name", MISSING), where + ("name",), "`name`")
         return msgs.tool_call(
             call_id, name, calls.read_arguments_object(use.get("input", MISSING), where + ("input",))
         )
@@ -153,7 +153,7 @@ def _decode_image(value: Any, path: Segments, profile) -> dict | None:
     if source != "bytes":
         msgs.unsupported_part(profile, f"an image with a `{source}` source", path + ("source",))
         return None
-    return msgs.image_base64(f"image/{kind}", msgs.read_text(data, path + ("source", "bytes"), "`bytes`"))
+    return msgs.image_base64(f"image/{kind}", msgs.read_base64(data, path + ("source", "bytes"), "`bytes`"))
 
 
 def _decode_document(value: Any, path: Segments, profile) -> dict | None:
@@ -163,7 +163,7 @@ def _decode_document(value: Any, path: Segments, profile) -> dict | None:
     source, data = _union(doc.get("source", MISSING), path + ("source",), "a document source")
     at = path + ("source", source)
     if source == "bytes" and doc.get("format") == "pdf":
-        found = {"media_type": "application/pdf", "data": msgs.read_text(data, at, "`bytes`")}
+        found = {"media_type": "application/pdf", "data": msgs.read_base64(data, at, "`bytes`")}
     elif source == "text":
         found = {"media_type": msgs.PLAIN_TEXT, "text": msgs.read_text(data, at)}
     else:
@@ -176,7 +176,7 @@ def _decode_document(value: Any, path: Segments, profile) -> dict | None:
 
 def _decode_result(value: Any, path: Segments, profile, at) -> dict:
     result = expect_object(value, path, "`toolResult`")
-    call_id = msgs.read_text(result.get("toolUseId", MISSING), path + ("toolUseId",), "`toolUseId`")
+    call_id = msgs.read_nonempty(result.get("toolUseId", MISSING), path + ("toolUseId",), "`toolUseId`")
     parts: list[dict] = []
     for j, inner in enumerate(expect_list(result.get("content", MISSING), path + ("content",), "`content`")):
         where = path + ("content", j)

@@ -30,6 +30,7 @@ from ..response_common import (
     expect_value,
     has_tool_calls,
     make_usage,
+    need_id,
     need_list,
     need_name,
     need_object,
@@ -70,7 +71,7 @@ def decode_block(item: Any, path: tuple, profile: Mapping[str, str]) -> dict | N
             unsupported_part("a server tool's `toolUse` block", path, profile)
             return None
         return tool_call_part(
-            need_string(use, "toolUseId", where, "`toolUseId`"),
+            need_id(use, "toolUseId", where, "`toolUseId`"),
             need_name(use, "name", where, "`name`"),
             read_arguments_object(use.get("input", MISSING), where + ("input",)),
         )

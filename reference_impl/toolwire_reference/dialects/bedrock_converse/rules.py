@@ -9,6 +9,8 @@ from ...rules import DialectRules
 RULES = DialectRules(
     name="bedrock-converse",
     tool_name_pattern=r"^[a-zA-Z0-9_-]{1,64}$",
+    # botocore's `InferenceConfiguration.temperature` (0 to 1)
+    setting_maxima={"temperature": 1},
     # the model and the method are in the path (/model/{modelId}/converse, /converse-stream), and the
     # stream is AWS's binary event stream: `toolwire serve` does not speak it yet
     http=None,

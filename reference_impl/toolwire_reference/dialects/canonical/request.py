@@ -24,6 +24,7 @@ from ...request import (
     put_settings,
     read_stop,
     read_verbosity,
+    response_format,
 )
 from . import tools as canonical
 from .rules import RULES
@@ -133,24 +134,31 @@ def _part(req: Request, value: Any, path: tuple, allowed: tuple) -> dict:
     for key in ("signature", "origin", "item_id"):
         if key in part:
             msgs.read_text(part[key], path + (key,), f"`{key}`")
+    for key in ("item_id", "signature") if kind != "thinking" else ("item_id",):  # the canonical schema's
+        if key in part:
+            msgs.read_nonempty(part[key], path + (key,), f"`{key}`")
     problem = signatures.origin_problem(part)
     if problem:
         raise invalid(problem, path + ("origin",))
     if kind in ("text", "thinking"):
         msgs.read_text(part.get("text", MISSING), path + ("text",))
+        if "redacted" in part and not isinstance(part["redacted"], bool):
+            raise invalid("`redacted` must be a boolean", path + ("redacted",))
     elif kind == "image":
         if "url" in part:
-            msgs.read_text(part["url"], path + ("url",), "`url`")
+            msgs.read_nonempty(part["url"], path + ("url",), "`url`")
+            if "media_type" in part:
+                msgs.read_media_type(part["media_type"], path + ("media_type",))
         else:
-            msgs.read_text(part.get("media_type", MISSING), path + ("media_type",), "`media_type`")
-            msgs.read_text(part.get("data", MISSING), path + ("data",), "`data`")
+            msgs.read_media_type(part.get("media_type", MISSING), path + ("media_type",))
+            msgs.read_base64(part.get("data", MISSING), path + ("data",))
     elif kind == "document":
         _check_document(part, path)
     elif kind == "json" and "value" not in part:
         raise invalid("a `json` part needs `value`", path + ("value",))
     elif kind == "tool_call":
-        for key in ("id", "name"):
-            msgs.read_text(part.get(key, MISSING), path + (key,), f"`{key}`")
+        msgs.read_nonempty(part.get("id", MISSING), path + ("id",), "`id`")
+        msgs.read_nonempty(part.get("name", MISSING), path + ("name",), "`name`")
         if sum(key in part for key in ("arguments", "arguments_raw", "input")) > 1:
             raise invalid("a tool_call has one of `arguments`, `arguments_raw` and `input`", path)
         if "input" in part:
@@ -164,7 +172,9 @@ def _part(req: Request, value: Any, path: tuple, allowed: tuple) -> dict:
                 part.get("arguments", MISSING), path + ("arguments",)
             )
     elif kind == "tool_result":
-        msgs.read_text(part.get("call_id", MISSING), path + ("call_id",), "`call_id`")
+        msgs.read_nonempty(part.get("call_id", MISSING), path + ("call_id",), "`call_id`")
+        if "name" in part:
+            msgs.read_nonempty(part["name"], path + ("name",), "`name`")
         content = expect_list(part.get("content", []), path + ("content",), "`content`")
         out["content"] = [
             req.at(_part(req, p, path + ("content", i), _ALLOWED["result"]), path + ("content", i))
@@ -183,8 +193,12 @@ def _check_document(part: dict, path: tuple) -> None:
     for key in (*given, "title", "context"):
         if key in part:
             msgs.read_text(part[key], path + (key,), f"`{key}`")
+    if "url" in part:
+        msgs.read_nonempty(part["url"], path + ("url",), "`url`")
+    if "data" in part:
+        msgs.read_base64(part["data"], path + ("data",))
     if "data" in part or "media_type" in part:
-        msgs.read_text(part.get("media_type", MISSING), path + ("media_type",), "`media_type`")
+        msgs.read_media_type(part.get("media_type", MISSING), path + ("media_type",))
     if "citations" in part and not isinstance(part["citations"], bool):
         raise invalid("`citations` must be a boolean", path + ("citations",))
 
@@ -202,6 +216,8 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
         out["tools"] = tools
     out.update(encode_choice(req, canonical, RULES, profile))
     put_settings(req, out, {name: name for name in SETTINGS})
+    if "response_format" in out:
+        out["response_format"] = copy_json(response_format(req, RULES, profile))
     return out
 
 

@@ -7,6 +7,7 @@ from ...rules import DialectRules
 RULES = DialectRules(
     name="canonical",
     tool_name_pattern=r"^[\s\S]+$",
+    format_name_pattern=r"^[\s\S]+$",
     custom_tools=True,
     custom_streams=True,
     stream_thinking=True,

@@ -39,6 +39,8 @@ _REQUIRED = {
     "message_end": ("stop_reason",),
     "error": ("error",),
 }
+#: members that are not empty when given (the canonical stream schema's)
+_NON_EMPTY = {"message_start": ("id", "model"), "tool_call_start": ("id", "name", "signature")}
 _DELTA_KIND = {"text_delta": "text", "thinking_delta": "thinking", "tool_call_delta": "tool_call"}
 
 
@@ -70,6 +72,9 @@ class CanonicalDecoder(Decoder):
         for key in _REQUIRED.get(kind, ()):
             if key not in data:
                 raise self.invalid(f"a {kind} event needs `{key}`")
+        for key in _NON_EMPTY.get(kind, ()):
+            if data.get(key) == "":
+                raise self.invalid(f"`{key}` must not be empty", key)
         problem = signatures.origin_problem(data)
         if problem:
             raise self.invalid(problem, "origin")

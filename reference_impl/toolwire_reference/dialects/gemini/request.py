@@ -41,7 +41,7 @@ from ...request import (
 )
 from . import tools as gemini
 from .reasoning import read_reasoning, write_reasoning
-from .rules import IGNORABLE_GENERATION, RULES, SKIP_VALIDATOR
+from .rules import IGNORABLE_GENERATION, RULES, SKIP_VALIDATOR, is_signature, own_signature
 from .schema import to_gemini_schema
 from .schema_decode import from_gemini_schema, source_segment
 from .web_search import split_web_search, web_search_tool
@@ -219,7 +219,9 @@ def _decode_part(part: Any, role: str, path: Segments, profile, ids, pending: li
     kind = data[0]
     key, value = members[kind]
     where = path + (key,)
-    signature = members.get("thoughtSignature", (None, MISSING))[1]
+    sig_key, signature = members.get("thoughtSignature", (None, MISSING))
+    if isinstance(signature, str) and not is_signature(signature):
+        raise invalid("`thoughtSignature` must be base64", path + (sig_key,))
     if kind == "text":
         value = msgs.read_text(value, where)
         if members.get("thought", (None, False))[1] is True:
@@ -235,7 +237,7 @@ def _decode_part(part: Any, role: str, path: Segments, profile, ids, pending: li
                 "message.invalid_role", "a functionCall belongs in a model turn", pointer(where)
             )
         call = expect_object(value, where, f"`{key}`")
-        name = msgs.read_text(call.get("name", MISSING), where + ("name",), "`name`")
+        name = msgs.read_nonempty(call.get("name", MISSING), where + ("name",), "`name`")
         call_id = call.get("id")
         if not isinstance(call_id, str) or not call_id:
             call_id = ids.new()
@@ -262,13 +264,16 @@ _DOCUMENT_TYPES = ("application/pdf", msgs.PLAIN_TEXT)
 
 def _decode_media(kind: str, value: dict, path: Segments, profile) -> dict | None:
     """An image (``image/*``) or a document (PDF, plain text); other types are content.unsupported."""
-    mime = value.get("mimeType", value.get("mime_type", MISSING))
+    mime_key = "mimeType" if "mimeType" in value else "mime_type"
+    mime = value.get(mime_key, MISSING)
+    if mime is not MISSING and mime is not None:
+        msgs.read_media_type(mime, path + (mime_key,), f"`{mime_key}`")
     document = mime in _DOCUMENT_TYPES
     if kind == "inlineData":
         if not isinstance(mime, str) or not (mime.startswith("image/") or document):
             msgs.unsupported_part(profile, f"inline data of type {mime!r} (only images and documents)", path)
             return None
-        data = msgs.read_text(value.get("data", MISSING), path + ("data",), "`data`")
+        data = msgs.read_base64(value.get("data", MISSING), path + ("data",))
         if document:
             return msgs.document({"media_type": mime, "data": data})
         return msgs.image_base64(mime, data)
@@ -286,7 +291,7 @@ def _decode_response(value: dict, path: Segments, ids, pending: list[dict], prof
     """A ``functionResponse``: ``response`` is the result's value, ``parts`` (inline or file media,
     Gemini 3's multimodal function responses) its images. ``willContinue`` and ``scheduling`` apply
     only to NON_BLOCKING calls of the Live API and are ignored by ``generateContent``: dropped."""
-    name = msgs.read_text(value.get("name", MISSING), path + ("name",), "`name`")
+    name = msgs.read_nonempty(value.get("name", MISSING), path + ("name",), "`name`")
     call_id = value.get("id")
     if isinstance(call_id, str) and call_id:
         match = next((c for c in pending if c["id"] == call_id), None)
@@ -403,9 +408,13 @@ def _encode_media(req: Request, part: dict, profile) -> dict | None:
         return None
     if kind == "document" and "context" in part:
         msgs.unsupported_part(profile, "a document's `context`", where + ("context",), NAME)
-    data = msgs.document_data(part) if kind == "document" else (part.get("media_type"), part.get("data"))
+    try:
+        data = msgs.document_data(part) if kind == "document" else (part.get("media_type"), part.get("data"))
+    except UnicodeEncodeError:  # a lone surrogate: JSON text, but no UTF-8 bytes to send
+        msgs.unsupported_part(profile, "a plain-text document that is not valid Unicode", where, NAME)
+        return None
     if data is not None and data[1] is not None:
-        return {"inlineData": {"mimeType": data[0], "data": data[1]}}
+        return {"inlineData": {"mimeType": data[0], "data": "".join(data[1].split())}}  # no line breaks
     if not part["url"].startswith(_FILE_URI_PREFIXES):
         msgs.unsupported_part(
             profile,
@@ -432,7 +441,7 @@ def _vouch_first_call(parts: list[dict]) -> None:
 
 def _encode_part(req: Request, part: dict, names: Mapping[str, str], profile) -> dict | None:
     kind = part["type"]
-    signature = signatures.for_target(part, NAME)
+    signature = own_signature(signatures.for_target(part, NAME))
     if kind == "text":
         out = {"text": part["text"]}
         if signature is not None:

@@ -48,7 +48,7 @@ from ..response_common import (
     unsupported_part,
     usage_numbers,
 )
-from .rules import RULES
+from .rules import RULES, is_signature, own_signature
 
 NAME = RULES.name
 _PART_DATA = ("inlineData", "fileData", "executableCode", "codeExecutionResult", "functionResponse")
@@ -57,6 +57,8 @@ _PART_DATA = ("inlineData", "fileData", "executableCode", "codeExecutionResult",
 def _decode_part(item: Any, path: tuple, ids: IdGenerator, profile: Mapping[str, str]) -> dict | None:
     part = need_object(item, path, "a part")
     signature = opt_string(part, "thoughtSignature", path, "`thoughtSignature`")
+    if signature is not MISSING and not is_signature(signature):
+        raise response_invalid("`thoughtSignature` must be base64", path + ("thoughtSignature",))
     if "functionCall" in part:
         here = path + ("functionCall",)
         call = need_object(part["functionCall"], here, "`functionCall`")
@@ -142,7 +144,7 @@ def decode_response(payload: Any, profile: Mapping[str, str]) -> dict:
 
 
 def _encode_part(part: Mapping[str, Any], profile: Mapping[str, str]) -> dict | None:
-    signature = signatures.for_target(part, NAME)
+    signature = own_signature(signatures.for_target(part, NAME))
     if part["type"] == "text":
         out: dict = {"text": part["text"]}
     elif part["type"] == "thinking":

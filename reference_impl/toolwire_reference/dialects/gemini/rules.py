@@ -4,6 +4,8 @@ OpenAPI 3.0 subset Gemini takes as ``parameters``)."""
 
 from __future__ import annotations
 
+import re
+
 from ...rules import TOOLS_OR_END, Coded, DialectRules, ErrorShape, HttpApi, Slot
 
 #: the gRPC status name (``error.status``) of each HTTP status (google.rpc.Code's HTTP mapping); another
@@ -48,6 +50,16 @@ ERROR_BODY = {
 #: (``gemini.unsigned-calls=skip-validator``)
 SKIP_VALIDATOR = "skip_thought_signature_validator"
 
+#: a ``thoughtSignature`` is bytes, in base64 (the standard or the URL-safe alphabet: both occur in
+#: recordings, corpus/captures/gemini/01 and 02); a string that is not cannot be one Gemini issued
+SIGNATURE_PATTERN = r"[A-Za-z0-9+/_=-]*"
+is_signature = re.compile(SIGNATURE_PATTERN).fullmatch
+
+
+def own_signature(signature: str | None) -> str | None:
+    """``signature`` when Gemini could have issued it (base64), else None: the encoders write no other."""
+    return signature if signature is not None and is_signature(signature) else None
+
 RULES = DialectRules(
     name="gemini",
     tool_name_pattern=r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$",
@@ -61,6 +73,7 @@ RULES = DialectRules(
         key_prefix="",
         key_query="key",
     ),
+    setting_maxima={"temperature": 2},
     stream_thinking=True,
     issues_signatures=True,
     request_ignorable=frozenset(("safetySettings", "safety_settings", "labels")),

@@ -38,7 +38,7 @@ from ...errors import TranslationError
 from ...streams.base import Decoder, Encoder, JsonTracker
 from ..response_common import unsupported_part
 from .response import _PART_DATA, _decode_usage, _encode_usage
-from .rules import RULES
+from .rules import RULES, is_signature, own_signature
 
 NAME = RULES.name
 # Error chunks: google.rpc status names and their HTTP codes.
@@ -192,6 +192,8 @@ class GeminiDecoder(Decoder):
 
     def _part(self, part: dict, where: tuple) -> list[dict]:
         signature = part.get("thoughtSignature")
+        if isinstance(signature, str) and not is_signature(signature):
+            raise self.invalid("`thoughtSignature` must be base64", *where, "thoughtSignature")
         if "functionCall" in part:
             return self._call(part["functionCall"], signature, where + ("functionCall",))
         if "text" in part:
@@ -267,7 +269,7 @@ class GeminiEncoder(Encoder):
 
     def on_text_delta(self, event: dict) -> list[dict]:
         part: dict = {"text": event["text"]}
-        if event.get("signature"):
+        if own_signature(event.get("signature")):
             part["thoughtSignature"] = event["signature"]
         elif not event["text"]:
             return []
@@ -275,7 +277,7 @@ class GeminiEncoder(Encoder):
 
     def on_thinking_delta(self, event: dict) -> list[dict]:
         part: dict = {"text": event["text"], "thought": True}
-        if event.get("signature"):
+        if own_signature(event.get("signature")):
             part["thoughtSignature"] = event["signature"]
         elif not event["text"]:
             return []
@@ -314,7 +316,7 @@ class GeminiEncoder(Encoder):
         call["name"] = start["name"]
         call["args"] = args
         part: dict = {"functionCall": call}
-        if start.get("signature"):
+        if own_signature(start.get("signature")):
             part["thoughtSignature"] = start["signature"]
         state["part"] = part
         state["arguments"] = []

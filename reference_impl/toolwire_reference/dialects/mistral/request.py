@@ -29,7 +29,7 @@ from ... import calls
 from ..._json import copy_json, invalid
 from ...custom import refuse_call, wrapped_arguments, wrapping
 from ...errors import Segments
-from ...request import Request, drop_setting, unsupported
+from ...request import Request, drop_setting, response_format, unsupported
 from ..chat_request import KNOWN, ChatRequestCodec, read_reasoning_effort, write_reasoning_effort
 from . import tools as mistral
 from .rules import RULES
@@ -97,7 +97,7 @@ class MistralRequest(ChatRequestCodec):
             drop_setting(req, name, NAME, profile)
 
     def encode_format(self, req: Request, profile: Mapping[str, str]) -> dict:
-        fmt = req.settings["response_format"]
+        fmt = response_format(req, RULES, profile)
         if fmt["type"] == "json":
             return {"type": "json_object"}
         inner: dict = {"name": fmt.get("name", "response"), "schema": copy_json(fmt["schema"])}

@@ -13,7 +13,8 @@ from typing import Any
 from ... import messages as msgs
 from ..._json import MISSING, expect_object
 from ...errors import Segments
-from ...request import Request, drop_setting, put_settings, read_verbosity, schema_tool
+from ...request import Request, drop_setting, put_settings, read_verbosity, response_format, schema_tool
+from ...rules import DialectRules
 from .. import openai_common
 from ..chat_request import KNOWN, ChatRequestCodec, read_reasoning_effort, write_reasoning_effort
 from . import tools as openai_chat
@@ -61,7 +62,7 @@ class OpenAIChatRequest(ChatRequestCodec):
         drop_setting(req, "top_k", NAME, profile)
 
     def encode_format(self, req: Request, profile: Mapping[str, str]) -> dict:
-        fmt = encode_format(req, profile)
+        fmt = encode_format(req, RULES, profile)
         if fmt.get("type") == "json_object":
             return fmt
         return {"type": "json_schema", "json_schema": fmt}
@@ -79,11 +80,11 @@ decode_request = CODEC.decode_request
 encode_request = CODEC.encode_request
 
 
-def encode_format(req: Request, profile: Mapping[str, str]) -> dict:
+def encode_format(req: Request, target: DialectRules, profile: Mapping[str, str]) -> dict:
     """The canonical response format as OpenAI's ``{type, name, schema, strict?}`` (Chat nests it in
     ``json_schema``, Responses puts it in ``text.format``); the ``openai.strict`` profile rewrites the
-    schema exactly as it rewrites tool parameters."""
-    fmt = req.settings["response_format"]
+    schema exactly as it rewrites tool parameters; the name is held to ``target``'s rule."""
+    fmt = response_format(req, target, profile)
     if fmt["type"] == "json":
         return {"type": "json_object"}
     tool = schema_tool(req)

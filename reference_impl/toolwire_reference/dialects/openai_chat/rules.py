@@ -14,6 +14,10 @@ RULES = DialectRules(
     name="openai-chat",
     tool_name_pattern=r"^[a-zA-Z0-9_-]{1,64}$",
     http=HttpApi("/v1/chat/completions", ErrorShape(ERROR_BODY)),
+    setting_maxima={"temperature": 2},
+    # a response format's name: "Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum
+    # length of 64." (openai-openapi `ResponseFormatJsonSchema`, `TextResponseFormatJsonSchema`)
+    format_name_pattern=r"^[a-zA-Z0-9_-]{1,64}$",
     call_id_prefix="call_",
     custom_tools=True,
     request_ignorable=frozenset(

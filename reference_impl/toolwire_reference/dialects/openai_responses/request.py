@@ -144,20 +144,20 @@ def _decode_item(builder: msgs.Builder, item: dict, path: Segments, profile) -> 
         else:
             raise TranslationError("message.invalid_role", f"unknown message role {role!r}", pointer(path))
     elif kind == "function_call":
-        call_id = msgs.read_text(item.get("call_id", MISSING), path + ("call_id",), "`call_id`")
-        name = msgs.read_text(item.get("name", MISSING), path + ("name",), "`name`")
+        call_id = msgs.read_nonempty(item.get("call_id", MISSING), path + ("call_id",), "`call_id`")
+        name = msgs.read_nonempty(item.get("name", MISSING), path + ("name",), "`name`")
         args = calls.arguments_to_object(item.get("arguments", MISSING), path + ("arguments",), profile)
         call = msgs.tool_call(call_id, name, args)
-        if item.get("id") is not None:  # kept with its reasoning item, for openai-responses only
-            call["item_id"] = msgs.read_text(item["id"], path + ("id",), "`id`")
+        if item.get("id") is not None and msgs.read_text(item["id"], path + ("id",), "`id`"):
+            call["item_id"] = item["id"]  # kept with its reasoning item, for openai-responses only
         builder.add(builder.for_assistant(path), call, path)
     elif kind == "custom_tool_call":
-        call_id = msgs.read_text(item.get("call_id", MISSING), path + ("call_id",), "`call_id`")
-        name = msgs.read_text(item.get("name", MISSING), path + ("name",), "`name`")
+        call_id = msgs.read_nonempty(item.get("call_id", MISSING), path + ("call_id",), "`call_id`")
+        name = msgs.read_nonempty(item.get("name", MISSING), path + ("name",), "`name`")
         part = msgs.custom_call(call_id, name, item.get("input", MISSING), path + ("input",), path)
         builder.add(builder.for_assistant(path), part, path)
     elif kind in ("function_call_output", "custom_tool_call_output"):
-        call_id = msgs.read_text(item.get("call_id", MISSING), path + ("call_id",), "`call_id`")
+        call_id = msgs.read_nonempty(item.get("call_id", MISSING), path + ("call_id",), "`call_id`")
         output = item.get("output", MISSING)
         if isinstance(output, str):
             parts = [msgs.text(output)]
@@ -195,8 +195,8 @@ def _decode_reasoning(item: dict, path: Segments) -> dict:
     if encrypted is not None:
         msgs.read_text(encrypted, path + ("encrypted_content",), "`encrypted_content`")
     part = msgs.thinking(msgs.JOIN.join(t for t in texts if t), encrypted, NAME)
-    if item.get("id") is not None:
-        part["item_id"] = msgs.read_text(item["id"], path + ("id",), "`id`")
+    if item.get("id") is not None and msgs.read_text(item["id"], path + ("id",), "`id`"):
+        part["item_id"] = item["id"]  # ("" names no item, like null)
     return part
 
 
@@ -281,7 +281,7 @@ def encode_request(req: Request, profile: Mapping[str, str]) -> dict:
     drop_setting(req, "top_k", NAME, profile)
     write_reasoning(req, out)
     if "response_format" in req.settings:
-        fmt = encode_format(req, profile)
+        fmt = encode_format(req, RULES, profile)
         out["text"] = {"format": fmt if fmt.get("type") == "json_object" else {"type": "json_schema", **fmt}}
     if "verbosity" in req.settings:
         out.setdefault("text", {})["verbosity"] = req.settings["verbosity"]
@@ -352,7 +352,7 @@ def _encode_assistant(message: dict, profile) -> list[dict]:
         elif part["type"] == "tool_call":
             flush()
             item = {"type": "function_call"}
-            if "item_id" in part:
+            if part.get("item_id", "").startswith("fc"):  # the API takes no other item id (as in a response)
                 item["id"] = part["item_id"]
             item.update(
                 call_id=msgs.out_id(part["id"], RULES, profile),

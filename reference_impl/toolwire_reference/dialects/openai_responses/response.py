@@ -32,6 +32,7 @@ from ..response_common import (
     envelope_seed,
     expect_value,
     has_tool_calls,
+    need_id,
     need_list,
     need_name,
     need_object,
@@ -101,11 +102,11 @@ def _item_id(call_id: str, custom: bool = False) -> str:
 
 
 def kept_item_id(item_id: Any, call_id: str, custom: bool) -> str | None:
-    """The item ``id`` of a call to keep as ``item_id``: None when it is none (absent, not a string),
+    """The item ``id`` of a call to keep as ``item_id``: None when it is none (absent, not a string, ""),
     the one :func:`_item_id` derives from the ``call_id`` (so canonical → Responses → canonical adds
     nothing), or, for a function call, not an ``fc_`` item id, which no Responses request takes back (one
     is derived instead)."""
-    if not isinstance(item_id, str) or item_id == _item_id(call_id, custom):
+    if not isinstance(item_id, str) or not item_id or item_id == _item_id(call_id, custom):
         return None
     if not custom and not item_id.startswith("fc"):
         return None
@@ -140,14 +141,14 @@ def decode_response(payload: Any, profile: Mapping[str, str]) -> dict:
                 raise response_invalid("`arguments` must be a JSON text (a string)", path + ("arguments",))
             content.append(
                 tool_call_part(
-                    need_string(item, "call_id", path, "`call_id`"),
+                    need_id(item, "call_id", path, "`call_id`"),
                     need_name(item, "name", path, "`name`"),
                     arguments_to_object(arguments, path + ("arguments",), profile),
                     item_id=_kept_item_id(item, path),
                 )
             )
         elif kind == "custom_tool_call":
-            call_id = need_string(item, "call_id", path, "`call_id`")
+            call_id = need_id(item, "call_id", path, "`call_id`")
             name = need_name(item, "name", path, "`name`")
             content.append(custom_call_part(item, call_id, name, path, item_id=_kept_item_id(item, path)))
         elif kind == "reasoning":

@@ -12,6 +12,10 @@ RULES = DialectRules(
     name="openai-responses",
     tool_name_pattern=r"^[a-zA-Z0-9_-]{1,128}$",
     http=HttpApi("/v1/responses", ErrorShape(ERROR_BODY, stream_event="error", stream_body=STREAM_ERROR)),
+    setting_maxima={"temperature": 2},
+    # a response format's name: "Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum
+    # length of 64." (openai-openapi `ResponseFormatJsonSchema`, `TextResponseFormatJsonSchema`)
+    format_name_pattern=r"^[a-zA-Z0-9_-]{1,64}$",
     call_id_prefix="call_",
     # a function_call item's `id` (`fc_…`): stripped too under ids.prefix=rewrite (corpus/RULES.md, "Ids")
     other_id_prefixes=("fc_",),
