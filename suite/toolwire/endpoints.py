@@ -19,7 +19,6 @@ from .paths import schemas_dir
 
 __all__ = [
     "DIALECT_NAMES",
-    "DIALECT_PATHS",
     "PROVIDER_DIALECTS",
     "HttpClient",
     "expected_path",
@@ -129,9 +128,6 @@ def _clients() -> dict[str, HttpClient]:
 DIALECT_NAMES: tuple[str, ...] = tuple(_dialect_names())
 _CLIENTS = _clients()
 PROVIDER_DIALECTS: tuple[str, ...] = tuple(_CLIENTS)
-
-#: the client-facing path of each dialect (Gemini: the model and the method are in the path)
-DIALECT_PATHS: dict[str, str] = {name: client.path for name, client in _CLIENTS.items()}
 
 
 def http_client(dialect: str) -> HttpClient:
