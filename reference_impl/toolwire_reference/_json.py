@@ -116,34 +116,34 @@ def check_depth(value: Any, path: Segments = (), level: int = 0) -> None:
         return
     room = MAX_DEPTH - level - 1  # container levels allowed below ``value``
     try:
-        deep = room < 0 or _nests_deeper(value.values() if isinstance(value, dict) else value, room)
+        deep = room < 0 or nests_deeper(value.values() if isinstance(value, dict) else value, room)
     except RecursionError:
         deep = _nests_deeper_iterative(value, room)
     if deep:
         raise too_deep(path + _first_too_deep(value, MAX_DEPTH - level))
 
 
-def _nests_deeper(items: Any, room: int) -> bool:
+def nests_deeper(items: Any, room: int) -> bool:
     """True when the members ``items`` of a container (its values, or its entries) hold containers
     more than ``room`` levels below them.
 
-    (Exact ``dict`` and ``list`` first, then scalars, then subclasses: the cheapest order for JSON; an
-    empty container needs no call. About 15 % fewer instructions than settling a container of scalars
-    with one ``issuperset`` test, which scans a container twice whenever it holds another.)"""
+    (Exact scalar types first, then exact ``dict`` and ``list``, then subclasses: JSON holds more
+    scalars than containers, so this order is about 10 % fewer instructions than containers first
+    on stream events; an empty container needs no call.)"""
     for v in items:
         kind = type(v)
+        if kind in _SCALAR_TYPES:
+            continue
         if kind is dict:
-            if room == 0 or (v and _nests_deeper(v.values(), room - 1)):
+            if room == 0 or (v and nests_deeper(v.values(), room - 1)):
                 return True
         elif kind is list:
-            if room == 0 or (v and _nests_deeper(v, room - 1)):
+            if room == 0 or (v and nests_deeper(v, room - 1)):
                 return True
-        elif kind in _SCALAR_TYPES:
-            continue
         elif isinstance(v, dict):
-            if room == 0 or _nests_deeper(v.values(), room - 1):
+            if room == 0 or nests_deeper(v.values(), room - 1):
                 return True
-        elif isinstance(v, list) and (room == 0 or _nests_deeper(v, room - 1)):
+        elif isinstance(v, list) and (room == 0 or nests_deeper(v, room - 1)):
             return True
     return False
 
@@ -176,7 +176,7 @@ def _nests_outside(value: Any, trie: dict, room: int) -> bool:
         if room == 0:
             return True
         if below is MISSING:
-            if _nests_deeper([v], room):
+            if nests_deeper([v], room):
                 return True
         elif _nests_outside(v, below, room - 1):
             return True
@@ -184,7 +184,7 @@ def _nests_outside(value: Any, trie: dict, room: int) -> bool:
 
 
 def _nests_deeper_iterative(value: Any, room: int) -> bool:
-    """``_nests_deeper`` without recursion: one level at a time."""
+    """``nests_deeper`` without recursion: one level at a time."""
     nodes = [value]
     while nodes:
         below: list[Any] = []

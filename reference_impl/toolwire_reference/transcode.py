@@ -25,6 +25,10 @@ from .registry import lookup
 from .streams.base import CustomCallGuard, SignatureFilter, ThinkingFilter
 from .streams.text_calls import TextCallFilter
 
+#: Deltas that continue an open block. "Plain": exactly ``type``, ``index`` and the fragment (no
+#: ``signature`` or ``signed``). Thinking is not among them: the signature filter follows its blocks.
+_PLAIN_DELTAS = frozenset(("text_delta", "tool_call_delta"))
+
 
 class StreamTranscoder:
     """Source events in, target events out: ``feed(event) -> events``, ``close() -> events``.
@@ -45,22 +49,43 @@ class StreamTranscoder:
         if resolved.get("stream.text-calls") == "parse":
             self.text_calls = TextCallFilter(resolved, getattr(self.decoder, "ids", None))
         self.encoder = encoding.stream_encoder(resolved)
+        #: open blocks whose plain deltas skip the filters (block index -> its delta type): the block's
+        #: first plain delta went through every filter unchanged, and each filter passes the later ones
+        #: unchanged too (each filter's "fast-lane promise"); not with text_calls, which scans all text
+        self.plain: dict[int, str] = {}
 
     def _encode(self, canonical: list[dict]) -> list[dict]:
-        # plain nested loops: the cheapest way through the stages, run once per event of a long stream
+        # run once per event of a long stream: plain nested loops, the cheapest way through the stages
         out: list[dict] = []
-        guard, signed, kept, text_calls, encode = (
-            self.guard.feed, self.signatures.feed, self.filter.feed, self.text_calls, self.encoder.feed
-        )
+        plain, encode = self.plain, self.encoder.feed
         for event in canonical:
-            for guarded in guard(event) if self.guard.active else (event,):
-                for sent in signed(guarded):
-                    for final in kept(sent):
-                        if text_calls is None:
-                            out += encode(final)
-                        else:
-                            for parsed in text_calls.feed(final):
-                                out += encode(parsed)
+            if len(event) == 3 and plain.get(event.get("index")) == event["type"]:
+                out += encode(event)  # a plain delta of a plain block
+                continue
+            passed = self._filter(event)
+            if (
+                len(passed) == 1 and passed[0] is event and event["type"] in _PLAIN_DELTAS
+                and len(event) == 3 and self.text_calls is None
+            ):
+                plain[event["index"]] = event["type"]
+            elif event["type"] == "block_end":
+                plain.pop(event["index"], None)
+            for final in passed:
+                out += encode(final)
+        return out
+
+    def _filter(self, event: dict) -> list[dict]:
+        """``event`` through the filters between decoder and encoder (each may hold, drop, change or add)."""
+        out: list[dict] = []
+        guard, signed, kept = self.guard.feed, self.signatures.feed, self.filter.feed
+        text_calls = self.text_calls
+        for guarded in guard(event) if self.guard.active else (event,):
+            for sent in signed(guarded):
+                for final in kept(sent):
+                    if text_calls is None:
+                        out.append(final)
+                    else:
+                        out += text_calls.feed(final)
         return out
 
     def feed(self, event: Any) -> list[dict]:
@@ -86,8 +111,9 @@ def translate_stream(
 def _run(transcoder: StreamTranscoder, events: Iterable[Any]) -> Iterator[dict]:
     if isinstance(events, (str, bytes, dict)) or not isinstance(events, Iterable):
         raise fail("payload.invalid", f"a stream is an array of events, not {json_type(events)}", ())
+    decode, encode = transcoder.decoder.feed, transcoder._encode
     for event in events:
-        yield from transcoder.feed(event)
+        yield from encode(decode(event))
     yield from transcoder.close()
 
 

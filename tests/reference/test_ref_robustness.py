@@ -295,6 +295,27 @@ def test_a_stream_is_an_array(payload):
     assert (err.code, err.path) == ("payload.invalid", "")
 
 
+_STARTS = {
+    "anthropic": {"data": {"type": "message_start", "message": {"id": "msg_1", "model": "m", "usage": {}}}},
+    "bedrock-converse": {"event": "messageStart", "data": {"role": "assistant"}},
+    "openai-responses": {"data": {"type": "response.created", "response": {"id": "resp_1", "model": "m"}}},
+}
+_NAMING_A_METHOD = {  # event types that once named a decoder's own method (``"_" + type``)
+    "anthropic": [{"data": {"type": "_init__"}}, {"data": {"type": "_class__"}}],
+    "bedrock-converse": [{"event": "_init__", "data": {}}, {"event": "index", "data": {}}],
+    "openai-responses": [{"data": {"type": "response._init__"}}, {"data": {"type": "response.item"}}],
+}
+
+
+@pytest.mark.parametrize("source", sorted(_STARTS))
+def test_an_event_type_names_no_method_of_the_decoder(source):
+    for event in _NAMING_A_METHOD[source]:
+        err = _refusal("stream", [_STARTS[source], event], source, "openai-chat")
+        # Anthropic and Bedrock refuse an unknown event; Responses ignores it (then the stream is cut short)
+        assert err.code in ("stream.invalid_event", "stream.truncated"), (event, err)
+        assert err.code == "stream.truncated" or err.path.startswith("/1/data"), (event, err)
+
+
 def _gemini_format(schema):
     return {
         "contents": [{"role": "user", "parts": [{"text": "hi"}]}],

@@ -10,7 +10,7 @@ import tracemalloc
 import pytest
 from stream_helpers import DIALECTS, accumulated, capture_streams
 from toolwire.streams.dialects import accumulate, check_stream
-from toolwire_reference import TranslationError, Translator, translate_stream
+from toolwire_reference import TranslationError, Translator, transcode, translate_stream
 from toolwire_reference.dialects.gemini.stream import PartialArgsWriter
 from toolwire_reference.streams.sse import format_event, read_sse
 
@@ -99,6 +99,50 @@ def test_lazy_on_a_generator_that_never_ends():
     out = translate_stream(endless(), source="canonical", target="anthropic")
     kinds = [next(out)["event"] for _ in range(4)]
     assert kinds == ["message_start", "content_block_start", "content_block_delta", "content_block_delta"]
+
+
+# ---- the transcoder's fast lane ---------------------------------------------------------------
+
+FAST_LANE_PROFILES = [
+    {}, {"stream.thinking": "keep"}, {"custom.tools": "wrap"}, {"stream.text-calls": "parse"}
+]
+
+
+def _outcome(events, source, target, profile):
+    out = []
+    try:
+        for event in translate_stream(events, source=source, target=target, profile=profile):
+            out.append(event)
+    except TranslationError as exc:
+        out.append((exc.code, exc.path))
+    return out
+
+
+@pytest.mark.parametrize("profile", FAST_LANE_PROFILES, ids=lambda p: ",".join(p) or "default")
+def test_the_fast_lane_changes_no_output(profile, monkeypatch):
+    """Deltas of a block whose first delta passed every filter unchanged skip the filters: the same events
+    (or the same refusal) as through the filters, for every capture, target and filter profile."""
+    fast = {
+        (label, target): _outcome(events, source, target, profile) for label, source, events, target in PAIRS
+    }
+    monkeypatch.setattr(transcode, "_PLAIN_DELTAS", frozenset())  # no block is ever plain
+    for label, source, events, target in PAIRS:
+        assert _outcome(events, source, target, profile) == fast[(label, target)], (label, target)
+
+
+def test_the_fast_lane_is_taken_by_a_text_block_and_left_at_its_end():
+    def event(kind, **members):
+        return {"event": kind, "data": {"type": kind, **members}}
+
+    transcoder = transcode.StreamTranscoder("anthropic", "openai-chat")
+    start = event("message_start", message={"id": "msg_1", "model": "m", "usage": {}})
+    transcoder.feed(start)
+    transcoder.feed(event("content_block_start", index=0, content_block={"type": "text", "text": ""}))
+    for text in ("a", "b", "c"):
+        transcoder.feed(event("content_block_delta", index=0, delta={"type": "text_delta", "text": text}))
+        assert transcoder.plain == {0: "text_delta"}
+    transcoder.feed(event("content_block_stop", index=0))
+    assert transcoder.plain == {}
 
 
 # ---- truncation -------------------------------------------------------------------------------

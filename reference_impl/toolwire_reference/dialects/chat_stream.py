@@ -35,6 +35,8 @@ from .chat_response import ChatResponseCodec
 from .response_common import now
 
 DONE = "[DONE]"
+#: a delta's text members, in the order they are read (reasoning first), and the kind of block each opens
+_TEXT_MEMBERS = (("reasoning_content", "thinking"), ("content", "text"), ("refusal", "text"))
 
 
 class ChatDecoder(Decoder):
@@ -66,22 +68,23 @@ class ChatDecoder(Decoder):
             error = data["error"] if isinstance(data["error"], dict) else {"message": str(data["error"])}
             return self.error(error.get("code") or error.get("type"), error.get("message"))
         out = [] if self.started else self.start(data.get("id"), data.get("model"))
-        if data.get("usage") is not None:
-            self.usage = data["usage"]
+        usage = data.get("usage")
+        if usage is not None:
+            self.usage = usage
         choices = data["choices"]
-        if not isinstance(choices, list):
+        if type(choices) is not list and not isinstance(choices, list):
             raise self.invalid("`choices` must be an array", "choices")
         for position, choice in enumerate(choices):
             if choice.get("index", 0) == 0:
-                out += self._choice(choice, ("choices", position))
+                out += self._choice(choice, position)
         return out
 
-    def _choice(self, choice: dict, where: tuple) -> list[dict]:
+    def _choice(self, choice: dict, position: int) -> list[dict]:
         out: list[dict] = []
-        delta = choice.get("delta") or {}
         if self.finish_reason is not None:
             return out  # nothing follows finish_reason (the grammar says so; stragglers are ignored)
-        for key, kind in (("reasoning_content", "thinking"), ("content", "text"), ("refusal", "text")):
+        delta = choice.get("delta") or {}
+        for key, kind in _TEXT_MEMBERS:
             value = delta.get(key)
             if isinstance(value, str) and value:
                 if key == "refusal":
@@ -91,12 +94,13 @@ class ChatDecoder(Decoder):
                         out += self.end_call(call)
                     self.trackers.clear()
                 out += self.text(kind, value, kind)
-        for position, call in enumerate(delta.get("tool_calls") or []):
-            out += self._call(call, where + ("delta", "tool_calls", position))
+        calls = delta.get("tool_calls")
+        for number, call in enumerate(calls or ()):
+            out += self._call(call, ("choices", position, "delta", "tool_calls", number))
         finish = choice.get("finish_reason")
         if finish is not None:
             if not isinstance(finish, str):
-                raise self.invalid("`finish_reason` must be a string", *where[1:], "finish_reason")
+                raise self.invalid("`finish_reason` must be a string", "choices", position, "finish_reason")
             self.finish_reason = finish
             out += self.close_all()
         return out

@@ -18,11 +18,11 @@ Errors: ``stream.invalid_event`` at ``/<event position>/data/...`` for an event 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .. import roster, signatures
-from .._json import check_depth, json_type
+from .._json import MAX_DEPTH, check_depth, json_type, nests_deeper
 from ..calls import derived_id
 from ..custom import WRAP_PARAMETER, has_custom_tools, wrapping
 from ..errors import Segments, TranslationError, fail, pointer
@@ -39,6 +39,22 @@ def stream_id(prefix: str, model: Any) -> str:
     """The response id a target requires when the source stream has none: deterministic, like the
     ``response`` kind's, but from what is known when the stream starts (the model)."""
     return derived_id(prefix, "stream", model or "")
+
+
+#: The canonical stream event types (corpus/schemas: the canonical stream), each an encoder's ``on_<type>``.
+CANONICAL_EVENTS = (
+    "message_start", "text_delta", "thinking_delta", "tool_call_start", "tool_call_delta", "block_end",
+    "message_end", "error",
+)
+
+Handler = Callable[[Any, Any], list[dict]]
+
+
+def handler_table(cls: type, kinds: Iterable[str], method: Callable[[str], str]) -> dict[str, Handler]:
+    """Event type -> the method of ``cls`` (named ``method(type)``, when it has one) that reads it.
+    Decoders and encoders dispatch through such a table: faster than building a name per event, and an
+    event type from the input names no other method (``_init__`` is not ``__init__``)."""
+    return {kind: fn for kind in kinds if (fn := getattr(cls, method(kind), None)) is not None}
 
 
 class JsonTracker:
@@ -96,7 +112,12 @@ class Decoder:
             raise fail(
                 "stream.invalid_event", 'a stream event is an object {"event"?, "data"}', (self.position,)
             )
-        check_depth(event, (self.position,), 1)  # levels counted from the stream (the array of events)
+        try:  # the event is level 1 (the stream, the array of events, is level 0): its values are 2
+            deep = nests_deeper(event.values(), MAX_DEPTH - 2)
+        except RecursionError:
+            deep = True
+        if deep:
+            check_depth(event, (self.position,), 1)  # the exact answer, and the path of the refusal
         try:
             return self.on_data(event["data"])
         except TranslationError as exc:
@@ -160,7 +181,8 @@ class Decoder:
         ``signed``: the source promises a signature for this thinking block (it may come at its end);
         carried as the internal member ``signed`` on the block's first event (an Anthropic target streams
         such thinking at once and holds unsigned thinking; the canonical encoder leaves it out)."""
-        self.string(text, f"a {kind} fragment")
+        if type(text) is not str:
+            self.string(text, f"a {kind} fragment")
         if signature is not None:
             self.string(signature, "a signature")
         out: list[dict] = []
@@ -211,7 +233,8 @@ class Decoder:
     def call_delta(self, key: Any, fragment: str, member: str = "arguments") -> list[dict]:
         """A fragment of the open call ``key``: its JSON arguments text, or (``member="input"``) a
         custom (free-form) call's input text."""
-        self.string(fragment, f"an {member} fragment")
+        if type(fragment) is not str:
+            self.string(fragment, f"an {member} fragment")
         if not fragment:
             return []
         return [{"type": "tool_call_delta", "index": self.open_calls[key], member: fragment}]
@@ -259,6 +282,13 @@ class Encoder:
 
     dialect = ""
 
+    #: canonical event type -> the encoder's ``on_<type>`` (made for each subclass)
+    handlers: dict[str, Handler] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.handlers = handler_table(cls, CANONICAL_EVENTS, lambda kind: "on_" + kind)
+
     def __init__(self, profile: Mapping[str, str]) -> None:
         self.profile = profile
         self.ended = False
@@ -266,8 +296,7 @@ class Encoder:
     def feed(self, event: dict) -> list[dict]:
         if self.ended:
             return []
-        handler = getattr(self, "on_" + event["type"])
-        return handler(event)
+        return self.handlers[event["type"]](self, event)
 
     def close(self) -> list[dict]:
         if not self.ended:  # the decoders raise first; a defence for direct use
@@ -280,7 +309,10 @@ class CustomCallGuard:
     chunk type ``ChoiceDeltaToolCall`` is a function call only): ``content.unsupported`` at the source
     event that starts one, as the ``response`` kind refuses them (RULES.md "Custom (free-form) tools");
     under ``custom.tools=wrap`` (Anthropic, Gemini) the call of the function the tool became, its input
-    streamed as the JSON text ``{"input": "…"}`` fragment by fragment."""
+    streamed as the JSON text ``{"input": "…"}`` fragment by fragment.
+
+    Fast-lane promise (``transcode.StreamTranscoder``): a block is wrapped or not from its start, so once
+    it passed a plain delta of a block unchanged, it passes the block's later plain deltas unchanged."""
 
     def __init__(self, target: DialectRules, decoder: Decoder, profile: Mapping[str, str]) -> None:
         self.active = not target.custom_streams
@@ -319,7 +351,10 @@ class SignatureFilter:
     """Leaves out the signatures ``target`` may not receive (RULES.md, "Thinking and signatures": a
     signature goes back only to the dialect that issued it), and the promise of one (``signed``) when
     the source's own signatures cannot reach the target; a thinking fragment left with nothing to say
-    is dropped."""
+    is dropped.
+
+    Fast-lane promise: a plain text or argument delta (no ``signature``, no ``signed``) passes unchanged
+    and changes no state; it follows thinking blocks only."""
 
     def __init__(self, source: str, target: str) -> None:
         self.target = target
@@ -353,7 +388,10 @@ class SignatureFilter:
 
 
 class ThinkingFilter:
-    """Drops thinking blocks when they are not kept, and renumbers the blocks that follow."""
+    """Drops thinking blocks when they are not kept, and renumbers the blocks that follow.
+
+    Fast-lane promise: a block's number is settled by its first event, so once it passed a delta of a
+    block unchanged, it passes the block's later deltas unchanged."""
 
     def __init__(self, keep: bool) -> None:
         self.keep = keep

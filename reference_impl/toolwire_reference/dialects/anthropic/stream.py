@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...calls import arguments_to_text, decode_stop_reason, encode_call_id, encode_stop_reason
-from ...streams.base import Decoder, Encoder, stream_id
+from ...streams.base import Decoder, Encoder, handler_table, stream_id
 from ..response_common import unsupported_part
 from .response import _decode_usage, _encode_usage
 from .rules import RULES
@@ -81,10 +81,10 @@ class AnthropicDecoder(Decoder):
             if isinstance(message.get("usage"), dict):
                 self.usage.update(message["usage"])
             return self.start(message.get("id"), message.get("model"))
-        handler = getattr(self, "_" + kind, None)
+        handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
             raise self.invalid(f"unknown event type {kind!r}", "type")
-        return handler(data)
+        return handler(self, data)
 
     def _content_block_start(self, data: dict) -> list[dict]:
         index, block = data["index"], data["content_block"]
@@ -154,6 +154,14 @@ class AnthropicDecoder(Decoder):
         raise self.invalid("a second message_start", "type")
 
 
+_HANDLERS = handler_table(
+    AnthropicDecoder,
+    ("message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta",
+     "message_stop"),
+    lambda kind: "_" + kind,
+)
+
+
 def _event(kind: str, **members: Any) -> dict:
     return {"event": kind, "data": {"type": kind, **members}}
 
@@ -180,7 +188,10 @@ class AnthropicEncoder(Encoder):
         if index is not None and self.current is None and self.held and index not in self.held:
             self.held.setdefault(index, []).append(event)  # wait behind the calls already held
             return self._release()
-        return super().feed(event) + (self._release() if self.current is None else [])
+        out = super().feed(event)
+        if self.current is None and self.held:
+            out += self._release()
+        return out
 
     def _release(self) -> list[dict]:
         out: list[dict] = []
@@ -280,4 +291,5 @@ class AnthropicEncoder(Encoder):
         return [_event("error", error={"type": kind, "message": error["message"]})]
 
     def _delta(self, delta: dict) -> dict:
-        return _event("content_block_delta", index=self.next - 1, delta=delta)
+        data = {"type": "content_block_delta", "index": self.next - 1, "delta": delta}
+        return {"event": "content_block_delta", "data": data}  # (not _event: once per fragment)

@@ -22,7 +22,7 @@ from typing import Any
 
 from ... import signatures
 from ...calls import decode_stop_reason, encode_stop_reason
-from ...streams.base import Decoder, Encoder
+from ...streams.base import Decoder, Encoder, handler_table
 from ..response_common import unsupported_part
 from .response import decode_usage, encode_usage
 from .rules import RULES
@@ -86,11 +86,11 @@ class BedrockDecoder(Decoder):
             if kind != "messageStart":
                 raise self.invalid(f"{kind} before messageStart")
             return self.start()
-        handler = getattr(self, "_" + kind, None)
-        if handler is None or kind == "messageStart":
+        handler = _HANDLERS.get(kind)
+        if handler is None:
             what = "a second messageStart" if kind == "messageStart" else f"unknown event type {kind!r}"
             raise self.invalid(what)
-        return handler(data)
+        return handler(self, data)
 
     def _index(self, data: dict) -> int:
         index = data["contentBlockIndex"]
@@ -169,6 +169,13 @@ class BedrockDecoder(Decoder):
 
 def _event(kind: str, **data: Any) -> dict:
     return {"event": kind, "data": data}
+
+
+_HANDLERS = handler_table(
+    BedrockDecoder,
+    ("contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop", "metadata"),
+    lambda kind: "_" + kind,
+)
 
 
 class BedrockEncoder(Encoder):

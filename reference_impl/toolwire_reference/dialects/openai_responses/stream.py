@@ -26,7 +26,7 @@ from typing import Any
 
 from ..._json import copy_json
 from ...calls import decode_stop_reason, derived_id, encode_call_id, encode_stop_reason
-from ...streams.base import Decoder, Encoder, stream_id
+from ...streams.base import Decoder, Encoder, handler_table, stream_id
 from ..response_common import now, unsupported_part
 from .response import FAILED_ERROR, _decode_usage, _encode_usage, _item_id, kept_item_id
 from .rules import RULES
@@ -58,8 +58,8 @@ class OpenAIResponsesDecoder(Decoder):
             return self.start(response.get("id"), response.get("model"))
         if kind in TERMINAL:
             return self._terminal(data["response"])
-        handler = getattr(self, "_" + kind.removeprefix("response.").replace(".", "_"), None)
-        return handler(data) if handler is not None else []  # other response.* events carry nothing
+        handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
+        return handler(self, data) if handler is not None else []  # other response.* events carry nothing
 
     # ---- items -----------------------------------------------------------------------------
     def _output_item_added(self, data: dict) -> list[dict]:
@@ -250,6 +250,20 @@ class OpenAIResponsesDecoder(Decoder):
             stop = "refusal"
         usage = _decode_usage(response) if isinstance(response.get("usage"), dict) else None
         return self.finish(stop, usage)
+
+
+_HANDLERS = handler_table(
+    OpenAIResponsesDecoder,
+    (
+        "response.output_item.added", "response.output_item.done", "response.function_call_arguments.delta",
+        "response.function_call_arguments.done", "response.custom_tool_call_input.delta",
+        "response.custom_tool_call_input.done", "response.output_text.delta",
+        "response.refusal.delta", "response.output_text.done", "response.refusal.done",
+        "response.content_part.done", "response.reasoning_summary_text.delta",
+        "response.reasoning_summary_text.done",
+    ),
+    lambda kind: "_" + kind.removeprefix("response.").replace(".", "_"),
+)
 
 
 class _Skip(Exception):
