@@ -63,7 +63,7 @@ class SchemaOrigin(NamedTuple):
 NO_ORIGIN = SchemaOrigin(())
 
 
-@dataclass
+@dataclass(slots=True)
 class Tool:
     """A canonical tool. ``parameters`` is MISSING when absent; it is the raw value until validated."""
 

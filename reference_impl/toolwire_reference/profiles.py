@@ -7,14 +7,18 @@ An unknown key or value is a programming error of the caller, not a translation 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 
 from .rules import PROFILE_DEFAULTS, PROFILE_VALUES
 
-Profile = dict[str, str]
+#: the defaults as every call without a profile gets them (read-only: no caller changes a resolved profile)
+_DEFAULTS: Mapping[str, str] = MappingProxyType(dict(PROFILE_DEFAULTS))
 
 
-def resolve_profile(profile: Mapping[str, str] | None) -> Profile:
+def resolve_profile(profile: Mapping[str, str] | None) -> Mapping[str, str]:
     """Return the full profile: ``profile`` overlaid on the defaults, every key and value checked."""
+    if not profile:
+        return _DEFAULTS
     resolved = dict(PROFILE_DEFAULTS)
     for key, value in (profile or {}).items():
         if key not in PROFILE_VALUES:

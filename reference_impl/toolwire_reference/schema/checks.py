@@ -253,11 +253,9 @@ def fast_check(node: dict, room: int, copy: bool) -> dict | None:
     return _fast_copy(node, room) if copy else _fast(node, room)
 
 
-#: the scalar members the fast walk accepts as they are: (role, exact type), and (``type``, a JSON type name)
-_SCALAR_ROLES = frozenset(
-    {(_STRING, str), (SINGLE, bool), (_NUMBER, int), (_NUMBER, float), (_BOOL, bool)}
-)
-_TYPE_NAMES = frozenset((_TYPE, name) for name in JSON_TYPES)
+#: the scalar members the fast walk accepts as they are: role -> exact types (and ``type``: a JSON type
+#: name; ``count``: a non-negative int)
+_SCALAR_KINDS = {_STRING: _STR_CLASS, SINGLE: frozenset({bool}), _NUMBER: _NUMBERS, _BOOL: frozenset({bool})}
 
 
 def _fast_copy(node: dict, room: int) -> dict:
@@ -269,7 +267,9 @@ def _fast_copy(node: dict, room: int) -> dict:
         role = _ROLES.get(key)
         if kind in _SCALAR_TYPES:
             out[key] = value
-            if role is None or (role, kind) in _SCALAR_ROLES or (role, value) in _TYPE_NAMES:
+            if role is None or kind in _SCALAR_KINDS.get(role, ()):
+                continue
+            if role is _TYPE and kind is str and value in JSON_TYPES:
                 continue
             if role is _COUNT and kind is int and value >= 0:
                 continue
@@ -339,7 +339,9 @@ def _fast(node: dict, room: int) -> None:
         kind = type(value)
         role = _ROLES.get(key)
         if kind in _SCALAR_TYPES:
-            if role is None or (role, kind) in _SCALAR_ROLES or (role, value) in _TYPE_NAMES:
+            if role is None or kind in _SCALAR_KINDS.get(role, ()):
+                continue
+            if role is _TYPE and kind is str and value in JSON_TYPES:
                 continue
             if role is _COUNT and kind is int and value >= 0:
                 continue
