@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import copy
 import gc
+import importlib
+import io
 import json
 import os
 import shutil
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from toolwire.adapters import load_adapter
@@ -24,7 +29,9 @@ from toolwire.protocol import refusal_of
 from .operations import Operation
 
 __all__ = [
+    "BASELINE_COMMIT",
     "Impl",
+    "baseline_translate_stream",
     "Timing",
     "floor_call",
     "load_impls",
@@ -203,8 +210,43 @@ def synthetic_stream(source: str, events: list[Any], total: int) -> Iterator[Any
     yield from tail
 
 
-def _drain(source: str, target: str, events: Any) -> int:
-    from toolwire_reference import translate_stream
+#: The reference as the issue on speed found it ("[long streams] are at 1.5 µs today"): the commit its
+#: stream target was set on. Per-event times scale with the machine, so the long streams time this
+#: code too, in the same run, as the yardstick of that target.
+BASELINE_COMMIT = "3fd98bd9b3368033226521fcc60c640d23dca97d"
+
+StreamFn = Callable[..., Iterator[dict]]
+
+
+def baseline_translate_stream(root: Path) -> tuple[StreamFn | None, str]:
+    """``translate_stream`` of the reference at BASELINE_COMMIT, taken from this checkout's git history
+    into a temporary folder (removed at exit) and imported as ``toolwire_reference_baseline``; or
+    ``(None, why)`` when the history is not there (an export, a shallow clone)."""
+    package = "reference_impl/toolwire_reference"
+    command = ["git", "-C", str(root), "archive", "--format=tar", BASELINE_COMMIT, package]
+    try:
+        archive = subprocess.run(command, capture_output=True, check=True).stdout
+    except subprocess.CalledProcessError as exc:
+        why = exc.stderr.decode(errors="replace").strip() or f"exit {exc.returncode}"
+        return None, f"no baseline: `git archive {BASELINE_COMMIT[:7]}` failed ({why})"
+    except OSError as exc:
+        return None, f"no baseline: git could not run ({exc})"
+    folder = Path(tempfile.mkdtemp(prefix="toolwire-baseline-"))
+    atexit.register(shutil.rmtree, folder, True)
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(folder, filter="data")
+    (folder / "reference_impl" / "toolwire_reference").rename(folder / "toolwire_reference_baseline")
+    sys.path.insert(0, str(folder))
+    try:
+        module = importlib.import_module("toolwire_reference_baseline")
+    finally:
+        sys.path.remove(str(folder))
+    return module.translate_stream, f"the reference at {BASELINE_COMMIT[:7]}"
+
+
+def _drain(source: str, target: str, events: Any, translate_stream: StreamFn | None = None) -> int:
+    if translate_stream is None:
+        from toolwire_reference import translate_stream
 
     n = 0
     for _ in translate_stream(events, source=source, target=target):
@@ -212,11 +254,16 @@ def _drain(source: str, target: str, events: Any) -> int:
     return n
 
 
-def stream_cost(source: str, target: str, capture: list[Any], total: int, reps: int = 5) -> dict[str, float]:
-    """Reference cost per event over a ``total``-event stream (median of ``reps`` runs), and the floor's."""
+def stream_cost(
+    source: str, target: str, capture: list[Any], total: int, reps: int = 5, baseline: StreamFn | None = None
+) -> dict[str, float]:
+    """Reference cost per event over a ``total``-event stream (median of ``reps`` runs), the floor's, and
+    (``baseline``: another ``translate_stream``) the baseline's, each run right after the reference's."""
     events = list(synthetic_stream(source, capture, total))
     _drain(source, target, synthetic_stream(source, capture, 200))  # warm-up
-    runs, floors, out_events = [], [], 0
+    if baseline is not None:
+        _drain(source, target, synthetic_stream(source, capture, 200), baseline)
+    runs, floors, base_runs, out_events = [], [], [], 0
     gc.collect()
     gc.freeze()  # the loaded libraries (peers) are not walked by the collections during the run
     try:
@@ -225,18 +272,26 @@ def stream_cost(source: str, target: str, capture: list[Any], total: int, reps: 
             t0 = time.perf_counter_ns()
             out_events = _drain(source, target, events)
             runs.append(time.perf_counter_ns() - t0)
+            if baseline is not None:
+                gc.collect()
+                t0 = time.perf_counter_ns()
+                _drain(source, target, events, baseline)
+                base_runs.append(time.perf_counter_ns() - t0)
             t0 = time.perf_counter_ns()
             for ev in events:
                 json.loads(json.dumps(ev))
             floors.append(time.perf_counter_ns() - t0)
     finally:
         gc.unfreeze()
-    return {
+    out = {
         "events": len(events),
         "out_events": out_events,
         "us_per_event": statistics.median(runs) / len(events) / 1000,
         "floor_us_per_event": statistics.median(floors) / len(events) / 1000,
     }
+    if base_runs:
+        out["baseline_us_per_event"] = statistics.median(base_runs) / len(events) / 1000
+    return out
 
 
 def stream_peak_memory(source: str, target: str, capture: list[Any], total: int) -> dict[str, float]:

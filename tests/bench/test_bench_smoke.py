@@ -9,7 +9,14 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.append(str(ROOT))
 
-from bench.measure import floor_call, load_impls, measure, stream_cost, stream_peak_memory  # noqa: E402
+from bench.measure import (  # noqa: E402
+    baseline_translate_stream,
+    floor_call,
+    load_impls,
+    measure,
+    stream_cost,
+    stream_peak_memory,
+)
 from bench.operations import operations  # noqa: E402
 from bench.report import OpResult, judge, machine, markdown, text_table  # noqa: E402
 from bench.run import LONG_STREAMS  # noqa: E402
@@ -95,3 +102,39 @@ def test_streams_are_judged_per_event_and_for_flat_memory() -> None:
     assert not judge([], slow).all_met
     growing = [row("a", 10_000, 1.5, 16.0), row("a", 100_000, 1.5, 160.0)]
     assert not judge([], growing).all_met
+
+
+def test_streams_with_a_baseline_are_judged_by_their_ratio_to_it() -> None:
+    def row(events, us, baseline):
+        return {
+            "name": "a",
+            "events": events,
+            "us_per_event": us,
+            "baseline_us_per_event": baseline,
+            "floor_us_per_event": 5.0,
+            "peak_kib": 16.0,
+        }
+
+    # a slow machine: 5 µs per event is within 2 / 1.5 of a baseline taking 4
+    assert judge([], [row(10_000, 5.0, 4.0), row(100_000, 5.2, 4.0)]).all_met
+    # a fast machine: 1.9 µs per event is under 2, but 1.9 × the baseline's 1.0
+    targets = judge([], [row(10_000, 1.9, 1.0), row(100_000, 1.2, 1.0)])
+    assert not targets.all_met
+    assert "1.90× the baseline" in targets.streams[0][1][1]
+
+
+def test_the_baseline_is_the_reference_at_its_commit(tmp_path) -> None:
+    translate_stream, about = baseline_translate_stream(ROOT)
+    if translate_stream is None:  # an export or a shallow clone: the reason is said
+        assert about.startswith("no baseline")
+        return
+    assert translate_stream.__module__.startswith("toolwire_reference_baseline")
+    events = [
+        {"data": {"type": "message_start"}},
+        {"data": {"type": "message_end", "stop_reason": "end_turn"}},
+    ]
+    assert [e["event"] for e in translate_stream(events, source="canonical", target="anthropic")] == [
+        "message_start", "message_delta", "message_stop"
+    ]
+    missing, why = baseline_translate_stream(tmp_path)  # no git history here
+    assert missing is None and why.startswith("no baseline")
