@@ -8,6 +8,7 @@ import copy
 import gc
 import importlib
 import io
+import itertools
 import json
 import os
 import shutil
@@ -254,43 +255,66 @@ def _drain(source: str, target: str, events: Any, translate_stream: StreamFn | N
     return n
 
 
+def _read_interleaved(
+    outputs: dict[str, Iterator[Any]], slice_events: int = 500
+) -> tuple[dict[str, int], int]:
+    """Read the output iterators ``outputs`` to their ends taking turns, ``slice_events`` output events at
+    a time: ns spent in each, and the events read from each (the same for equal translations). Turns of
+    a few ms make a change in the machine's load slow every one alike, as the operations' timing does."""
+    spent, read = dict.fromkeys(outputs, 0), dict.fromkeys(outputs, 0)
+    open_outputs = dict(outputs)
+    perf = time.perf_counter_ns
+    while open_outputs:
+        for name, output in list(open_outputs.items()):
+            n = 0
+            t0 = perf()
+            for _ in itertools.islice(output, slice_events):
+                n += 1
+            spent[name] += perf() - t0
+            read[name] += n
+            if n < slice_events:
+                del open_outputs[name]
+    return spent, read["reference"]
+
+
 def stream_cost(
     source: str, target: str, capture: list[Any], total: int, reps: int = 5, baseline: StreamFn | None = None
 ) -> dict[str, float]:
     """Reference cost per event over a ``total``-event stream (median of ``reps`` runs), the floor's, and
-    (``baseline``: another ``translate_stream``) the baseline's, each run right after the reference's."""
+    (``baseline``: another ``translate_stream``) the baseline's, read in turns with the reference's."""
+    from toolwire_reference import translate_stream
+
     events = list(synthetic_stream(source, capture, total))
-    _drain(source, target, synthetic_stream(source, capture, 200))  # warm-up
-    if baseline is not None:
-        _drain(source, target, synthetic_stream(source, capture, 200), baseline)
-    runs, floors, base_runs, out_events = [], [], [], 0
+    streams = {"reference": translate_stream} | ({"baseline": baseline} if baseline is not None else {})
+    for fn in streams.values():  # warm-up
+        _drain(source, target, synthetic_stream(source, capture, 200), fn)
+    runs: dict[str, list[int]] = {name: [] for name in streams}
+    floors: list[int] = []
+    out_events = 0
     gc.collect()
     gc.freeze()  # the loaded libraries (peers) are not walked by the collections during the run
     try:
         for _ in range(reps):
             gc.collect()
-            t0 = time.perf_counter_ns()
-            out_events = _drain(source, target, events)
-            runs.append(time.perf_counter_ns() - t0)
-            if baseline is not None:
-                gc.collect()
-                t0 = time.perf_counter_ns()
-                _drain(source, target, events, baseline)
-                base_runs.append(time.perf_counter_ns() - t0)
+            outputs = {name: fn(events, source=source, target=target) for name, fn in streams.items()}
+            spent, out_events = _read_interleaved(outputs)
+            for name, ns in spent.items():
+                runs[name].append(ns)
             t0 = time.perf_counter_ns()
             for ev in events:
                 json.loads(json.dumps(ev))
             floors.append(time.perf_counter_ns() - t0)
     finally:
         gc.unfreeze()
+    per_event = {name: statistics.median(ns) / len(events) / 1000 for name, ns in runs.items()}
     out = {
         "events": len(events),
         "out_events": out_events,
-        "us_per_event": statistics.median(runs) / len(events) / 1000,
+        "us_per_event": per_event["reference"],
         "floor_us_per_event": statistics.median(floors) / len(events) / 1000,
     }
-    if base_runs:
-        out["baseline_us_per_event"] = statistics.median(base_runs) / len(events) / 1000
+    if "baseline" in per_event:
+        out["baseline_us_per_event"] = per_event["baseline"]
     return out
 
 

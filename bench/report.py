@@ -238,7 +238,7 @@ def markdown(
         "per event (the baseline: commit",
         f"`{BASELINE_COMMIT[:7]}`, before the depth limit and the other input checks). A cost per event is "
         "only as good as the",
-        "machine, so each run times the baseline on the same streams, right after the reference, and holds "
+        "machine, so each run times the baseline on the same streams, in turns with the reference, and holds "
         "the reference",
         f"to the same ratio: at most {STREAM_US_PER_EVENT:g} / {BASELINE_US_PER_EVENT:g} = "
         f"{STREAM_RATIO:.2f}× the baseline (baseline here: {baseline or 'none'}).",
@@ -264,8 +264,8 @@ def markdown(
         "Cost per",
         "event: the whole stream translated and read (median of 5 runs) over its event count; baseline: "
         "the same for",
-        f"the reference at `{BASELINE_COMMIT[:7]}`, each run right after the reference's; floor: a JSON dump "
-        "and parse per event.",
+        f"the reference at `{BASELINE_COMMIT[:7]}`, both read in turns of 500 output events; floor: a JSON "
+        "dump and parse per event.",
         "Peak memory: `tracemalloc` peak while the stream is read lazily (one new event object at a time, "
         "output",
         "dropped as it comes), so it is the transcoder's own state.",

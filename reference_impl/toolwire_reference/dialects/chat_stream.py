@@ -72,7 +72,7 @@ class ChatDecoder(Decoder):
         if usage is not None:
             self.usage = usage
         choices = data["choices"]
-        if type(choices) is not list and not isinstance(choices, list):
+        if not isinstance(choices, list):
             raise self.invalid("`choices` must be an array", "choices")
         for position, choice in enumerate(choices):
             if choice.get("index", 0) == 0:
