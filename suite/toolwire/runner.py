@@ -436,7 +436,15 @@ def _run_parallel(run: Run, options: RunOptions, checks: list[Check], progress: 
             if queue[0][1] and pending:
                 return  # a check under suspicion runs with nothing beside it
             batch, alone = queue.popleft()
-            pending[pool.executor.submit(_worker_batch, batch, run.max_errors)] = (batch, alone)
+            try:
+                future = pool.executor.submit(_worker_batch, batch, run.max_errors)
+            except BrokenProcessPool:  # a worker died after the last wait returned: not this batch's doing
+                queue.appendleft((batch, alone))
+                if pending:
+                    return  # the pending batches come back broken, and the loop below sorts them out
+                pool.restart()
+                continue
+            pending[future] = (batch, alone)
             if alone:
                 return
 

@@ -3,6 +3,7 @@ worker processes that die."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -162,3 +163,36 @@ def test_a_worker_that_cannot_load_the_implementation_stops_the_run_with_the_rea
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "a worker process could not load the implementation" in proc.stderr
     assert "this translator cannot start twice" in proc.stderr
+
+
+def test_a_pool_that_breaks_while_checks_are_handed_out_loses_no_check(monkeypatch) -> None:
+    """A worker can die after ``wait`` returned and before the next batch is handed out: ``submit`` then
+    raises BrokenProcessPool. The batch goes back to the queue and every check still gets its record."""
+    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    from toolwire import runner
+    from toolwire.adapters import load_adapter
+
+    class BreaksOnce(ThreadPoolExecutor):  # worker "processes" as threads: the same worker state, in-process
+        submitted = 0
+
+        def submit(self, *args, **kwargs):
+            BreaksOnce.submitted += 1
+            if BreaksOnce.submitted in (3, 4):  # once with batches pending, once more right after
+                raise BrokenProcessPool("A child process terminated abruptly")
+            return super().submit(*args, **kwargs)
+
+    def start(pool):
+        return BreaksOnce(max_workers=pool.workers, initializer=runner._worker_start, initargs=pool.args)
+
+    monkeypatch.setattr(runner._Pool, "_start", start)
+    monkeypatch.setattr(runner, "_BATCH", 4)
+    corpus = load_corpus(None)
+    run = runner.Run(corpus, load_adapter("reference"))
+    options = runner.RunOptions("reference", keyword="choice/openai-chat", workers=2)
+    wanted = {c.id for c in select(corpus, options.keyword)}
+    runner.run_checks(run, options, out=io.StringIO())
+    assert BreaksOnce.submitted > 4
+    assert set(run.records) == wanted and len(wanted) > 8
+    assert {r["outcome"] for r in run.records.values()} <= {"passed", "skipped"}
