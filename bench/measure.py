@@ -234,8 +234,8 @@ def baseline_translate_stream(root: Path) -> tuple[StreamFn | None, str]:
         return None, f"no baseline: git could not run ({exc})"
     folder = Path(tempfile.mkdtemp(prefix="toolwire-baseline-"))
     atexit.register(shutil.rmtree, folder, True)
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(folder, filter="data")
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:  # (extraction filters: Python 3.11.4 and later)
+        tar.extractall(folder, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
     (folder / "reference_impl" / "toolwire_reference").rename(folder / "toolwire_reference_baseline")
     sys.path.insert(0, str(folder))
     try:
@@ -259,8 +259,9 @@ def _read_interleaved(
     outputs: dict[str, Iterator[Any]], slice_events: int = 500
 ) -> tuple[dict[str, int], int]:
     """Read the output iterators ``outputs`` to their ends taking turns, ``slice_events`` output events at
-    a time: ns spent in each, and the events read from each (the same for equal translations). Turns of
-    a few ms make a change in the machine's load slow every one alike, as the operations' timing does."""
+    a time: ns spent in each, and the number of events each wrote (RuntimeError when they differ: then they
+    are not the same translation). Turns of a few ms make a change in the machine's load slow every one
+    alike, as the operations' timing does."""
     spent, read = dict.fromkeys(outputs, 0), dict.fromkeys(outputs, 0)
     open_outputs = dict(outputs)
     perf = time.perf_counter_ns
@@ -274,6 +275,8 @@ def _read_interleaved(
             read[name] += n
             if n < slice_events:
                 del open_outputs[name]
+    if len(set(read.values())) > 1:  # not the same translation: no yardstick
+        raise RuntimeError(f"the streams compared wrote different numbers of events: {read}")
     return spent, read["reference"]
 
 
