@@ -114,3 +114,19 @@ def test_shared_modules_compare_with_no_dialect_name() -> None:
                     if isinstance(value, ast.Constant) and value.value in names:
                         found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {value.value}")
     assert found == []
+
+
+def test_the_patterns_the_reference_reads_media_with_are_the_schemas() -> None:
+    """The reference holds copies of the schemas' patterns (it reads no harness data): media types and
+    base64 data (the canonical request), Gemini's signatures (its wire schema). A change to one side
+    must reach the other."""
+    from toolwire_reference import messages
+    from toolwire_reference.dialects.gemini import rules as gemini_rules
+
+    schemas = CORPUS.parent / "schemas"
+    canonical = (schemas / "canonical" / "request.schema.json").read_text(encoding="utf-8")
+    gemini = json.loads((schemas / "wire" / "gemini" / "request.schema.json").read_text(encoding="utf-8"))
+    assert json.dumps(f"^{messages._MEDIA_TYPE}$") in canonical
+    # the schema's `*` with `minLength: 1` is the reference's `+`
+    assert json.dumps("^" + messages._BASE64.pattern.removesuffix("+") + "*$") in canonical
+    assert gemini["$defs"]["signature"]["pattern"] == f"^{gemini_rules.SIGNATURE_PATTERN}$"
