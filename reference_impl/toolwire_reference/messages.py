@@ -29,6 +29,7 @@ NOT_EXECUTED = "Tool call was not executed."
 JOIN = "\n\n"
 #: a media type (``type/subtype``, the canonical schema's pattern)
 _MEDIA_TYPE = r"[a-z]+/[a-zA-Z0-9.+-]+"
+_is_media_type = re.compile(_MEDIA_TYPE).fullmatch
 _DATA_URI = re.compile(rf"^data:({_MEDIA_TYPE})((?:;[^;,]*)*);base64,(.*)$", re.DOTALL)
 #: base64 data as the dialects carry it: the standard or the URL-safe alphabet, padding, line breaks (the
 #: canonical schema's pattern); not empty
@@ -205,7 +206,7 @@ def read_nonempty(value: Any, path: Segments, what: str) -> str:
 def read_media_type(value: Any, path: Segments, what: str = "`media_type`") -> str:
     """A media type (``image/png``) read from a source; anything else is payload.invalid."""
     media_type = read_text(value, path, what)
-    if not re.fullmatch(_MEDIA_TYPE, media_type):
+    if not _is_media_type(media_type):
         raise invalid(f"{what} must be a media type (type/subtype), not {media_type!r}", path)
     return media_type
 
