@@ -43,6 +43,7 @@ from ...request import (
 from ..openai_chat.request import encode_format
 from . import tools as openai_responses
 from .reasoning import read_reasoning, write_reasoning
+from .response import takes_item_id
 from .rules import MIN_OUTPUT_TOKENS, RULES
 from .web_search import split_web_search, web_search_tool
 
@@ -352,7 +353,7 @@ def _encode_assistant(message: dict, profile) -> list[dict]:
         elif part["type"] == "tool_call":
             flush()
             item = {"type": "function_call"}
-            if part.get("item_id", "").startswith("fc"):  # the API takes no other item id (as in a response)
+            if takes_item_id(part.get("item_id", "")):
                 item["id"] = part["item_id"]
             item.update(
                 call_id=msgs.out_id(part["id"], RULES, profile),

@@ -92,6 +92,12 @@ def _decode_reasoning(item: dict, path: tuple) -> dict | None:
     return signatures.sign({"type": "thinking", "text": text}, signature, NAME)
 
 
+def takes_item_id(item_id: str) -> bool:
+    """Whether a Responses request takes ``item_id`` back on a ``function_call`` item: only an ``fc``
+    item id (the API refuses others)."""
+    return item_id.startswith("fc")
+
+
 def _item_id(call_id: str, custom: bool = False) -> str:
     """The item id written for a call that has none: ``fc_`` (``ctc_`` for a custom tool call) + 24 hex
     digits of the SHA-256 of the call id (recognisable on the way back, never equal to a real or
@@ -108,7 +114,7 @@ def kept_item_id(item_id: Any, call_id: str, custom: bool) -> str | None:
     is derived instead)."""
     if not isinstance(item_id, str) or not item_id or item_id == _item_id(call_id, custom):
         return None
-    if not custom and not item_id.startswith("fc"):
+    if not custom and not takes_item_id(item_id):
         return None
     return item_id
 
