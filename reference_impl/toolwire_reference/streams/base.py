@@ -41,12 +41,6 @@ def stream_id(prefix: str, model: Any) -> str:
     return derived_id(prefix, "stream", model or "")
 
 
-#: The canonical stream event types (corpus/schemas: the canonical stream), each an encoder's ``on_<type>``.
-CANONICAL_EVENTS = (
-    "message_start", "text_delta", "thinking_delta", "tool_call_start", "tool_call_delta", "block_end",
-    "message_end", "error",
-)
-
 Handler = Callable[[Any, Any], list[dict]]
 
 
@@ -282,12 +276,13 @@ class Encoder:
 
     dialect = ""
 
-    #: canonical event type -> the encoder's ``on_<type>`` (made for each subclass)
+    #: canonical event type -> the encoder's ``on_<type>`` (made for each subclass from its methods)
     handlers: dict[str, Handler] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls.handlers = handler_table(cls, CANONICAL_EVENTS, lambda kind: "on_" + kind)
+        kinds = [name.removeprefix("on_") for name in dir(cls) if name.startswith("on_")]
+        cls.handlers = handler_table(cls, kinds, lambda kind: "on_" + kind)
 
     def __init__(self, profile: Mapping[str, str]) -> None:
         self.profile = profile
