@@ -62,6 +62,11 @@ own input, a body that is no error) is a crash (``errored``), with the status an
 never written to results: it is replaced by ``[redacted]`` wherever it would appear, and so are the
 ``secrets`` and every key the proxy sent the mock upstream (its credential headers, Gemini's ``key``
 query parameter), in outputs, refusal messages and the proxy's log shown with an errored check.
+
+Each check is its own exchange: a fresh connection (``Connection: close``; a loopback handshake costs
+far less than the exchange), so a connection a proxy aborted or hung up never fails the next check, and
+no check's verdict depends on keep-alive timing. The log shown with an errored check is what the proxy
+logged from the check's start until its log went quiet (``LOG_QUIET``): its own, never the one before's.
 """
 
 from __future__ import annotations
@@ -92,6 +97,10 @@ from .upstream import MIN_SECRET, LoopThread, MockUpstream, usage_on_finish_chun
 __all__ = ["HttpAdapter", "client_refusal", "load_config", "refusal_in", "reply_model"]
 
 MODEL = "toolwire-model"
+#: after a check errs, the proxy's log counts as finished once it has been quiet this long (seconds) …
+LOG_QUIET = 0.25
+#: … or after this long, for a proxy that never stops logging
+LOG_SETTLE_MAX = 3.0
 
 #: a model name that may also stand in a URL path (a Gemini client's ``/v1beta/models/{model}:…``)
 _MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
@@ -253,6 +262,8 @@ class HttpAdapter(Adapter):
         self.codes = _error_codes()
         self.proc: subprocess.Popen[bytes] | None = None
         self._log: Any = None
+        #: where the running proxy's part of :attr:`_log` starts (a restarted proxy appends to it)
+        self._log_start = 0
         self.loop = LoopThread()
         self.session: Any = None
         self.mock = MockUpstream(self.upstream, self.loop, int(cfg.get("mock_port", 0))).start()
@@ -299,7 +310,9 @@ class HttpAdapter(Adapter):
         argv = [self._subst(a) for a in argv]
         env = dict(os.environ)
         env.update({str(k): self._subst(str(v)) for k, v in (self.cfg.get("env") or {}).items()})
-        self._log = tempfile.TemporaryFile()  # noqa: SIM115 (kept open for the process's lifetime)
+        if self._log is None:  # one log across restarts: a check's marks stay valid in it
+            self._log = tempfile.TemporaryFile()  # noqa: SIM115 (kept open for the adapter's lifetime)
+        self._log_start = self._log_size()
         try:
             self.proc = subprocess.Popen(
                 argv,
@@ -335,16 +348,13 @@ class HttpAdapter(Adapter):
         wanted = self.cfg.get("ready_log")
         if not wanted or self._log is None:
             return True
-        self._log.seek(0)
-        return str(wanted).encode() in self._log.read()
+        return str(wanted).encode() in self._log_bytes(self._log_start)
 
     def _tail(self) -> str:
         if self._log is None:
             return ""
-        self._log.seek(0, os.SEEK_END)
-        size = self._log.tell()
-        self._log.seek(max(0, size - 2000))
-        return self._scrub(self._log.read().decode("utf-8", "replace"))
+        tail = self._log_bytes(max(self._log_start, self._log_size() - 2000))
+        return self._scrub(tail.decode("utf-8", "replace"))
 
     def _ensure_proxy(self) -> None:
         if self.cfg.get("command") and (self.proc is None or self.proc.poll() is not None):
@@ -401,10 +411,15 @@ class HttpAdapter(Adapter):
         return headers
 
     async def _exchange(self, body: Any, stream: bool, model: str | None = None) -> tuple[int, bytes]:
-        from aiohttp import ClientSession, ClientTimeout
+        from aiohttp import ClientSession, ClientTimeout, TCPConnector
 
         if self.session is None:
-            self.session = ClientSession(timeout=ClientTimeout(total=self.timeout or None))
+            # a fresh connection per exchange (``force_close``): a check never meets the connection the
+            # previous one left behind (a proxy that aborted a response, or closes idle keep-alive
+            # connections, would else reset the next check's request, or not, as timing has it)
+            self.session = ClientSession(
+                connector=TCPConnector(force_close=True), timeout=ClientTimeout(total=self.timeout or None)
+            )
         url = self.base_url.rstrip("/") + self._endpoint(stream, model)
         data = json.dumps(body, ensure_ascii=False).encode("utf-8")
         async with self.session.post(url, data=data, headers=self._client_headers()) as resp:
@@ -547,22 +562,45 @@ class HttpAdapter(Adapter):
             return ""
         self._stop_proxy()
         self._start_proxy()
+        self._settle_log()  # what the new process logs as it starts is no later check's
         return "\nthe proxy no longer accepted connections though its process was running: restarted"
 
     def _log_size(self) -> int:
         """How much the proxy has logged so far (where this check's part of its log starts)."""
         if self._log is None:
             return 0
-        self._log.seek(0, os.SEEK_END)
-        return int(self._log.tell())
+        return os.fstat(self._log.fileno()).st_size
+
+    def _log_bytes(self, start: int) -> bytes:
+        """The proxy's log from byte ``start`` to its end. Read with ``pread``: the proxy writes through the
+        same open file, so moving its offset (``seek``) would make the proxy write over its own log."""
+        if self._log is None:
+            return b""
+        return os.pread(self._log.fileno(), max(0, self._log_size() - start), start)
+
+    def _settle_log(self) -> None:
+        """Wait until the proxy has logged nothing for :data:`LOG_QUIET` seconds (at most
+        :data:`LOG_SETTLE_MAX`): what a proxy logs about an aborted exchange (its error handler runs after
+        the client saw the abort) then lands in the check that caused it, not the next one."""
+        if self._log is None or self.proc is None:
+            return
+        deadline = time.monotonic() + LOG_SETTLE_MAX
+        size, quiet_since = self._log_size(), time.monotonic()
+        while time.monotonic() < deadline and time.monotonic() - quiet_since < LOG_QUIET:
+            time.sleep(0.02)
+            now = self._log_size()
+            if now != size:
+                size, quiet_since = now, time.monotonic()
 
     def _crash_text(self, exc: Exception, mark: int) -> str:
-        """An errored check's message: what went wrong, then what the proxy logged meanwhile (its last 2000
-        characters), as a ``cmd:`` harness's stderr is shown."""
+        """An errored check's message: what went wrong, then what the proxy logged from the check's start
+        (``mark``) until its log went quiet (its last 2000 characters), as a ``cmd:`` harness's stderr is
+        shown."""
         text = f"{type(exc).__name__}: {exc}"
+        self._settle_log()
         if self._log is not None and self._log_size() > mark:
-            self._log.seek(max(mark, self._log_size() - 64 * 1024))
-            logged = _last_lines(unlocalize(self._log.read().decode("utf-8", "replace")), 2000)
+            raw = self._log_bytes(max(mark, self._log_size() - 64 * 1024))
+            logged = _last_lines(unlocalize(raw.decode("utf-8", "replace")), 2000)
             if logged:
                 text += f"\nthe proxy's log during this check:\n{logged}"
         return self._scrub(text)
