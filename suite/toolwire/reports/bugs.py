@@ -28,6 +28,7 @@ in the same order (most checks first, then by signature).
 """
 from __future__ import annotations
 
+import ast
 import difflib
 import json
 import re
@@ -40,7 +41,16 @@ from .legacy import key_of as _key
 from .legacy import legacy_differences
 from .scoring import FAILING, LEVELS
 
-__all__ = ["SHOWN_CHECKS", "SHOWN_FINDINGS", "Code", "Finding", "find_bugs", "pointer_pattern"]
+__all__ = [
+    "SHOWN_CHECKS",
+    "SHOWN_FINDINGS",
+    "Code",
+    "Finding",
+    "find_bugs",
+    "http_statuses",
+    "pointer_pattern",
+    "split_variant",
+]
 
 
 class Code(str):
@@ -97,17 +107,37 @@ class Finding:
 
     @property
     def count(self) -> int:
+        """How many checks show it, a stream case's variants (re-chunked, other deliveries, …) counted once
+        with their main check: a cosmetic difference every variant repeats is one check, not seven."""
+        return len(self._mains())
+
+    @property
+    def runs(self) -> int:
+        """How many check records show it, every variant counted."""
         return len(self.checks)
 
+    def _mains(self) -> dict[str, dict[str, Any]]:
+        """The checks with their variants folded in: base id → the main check (else the first variant)."""
+        out: dict[str, dict[str, Any]] = {}
+        for check in sorted(self.checks, key=_main_first):
+            out.setdefault(split_variant(str(check.get("id", "?")))[0], check)
+        return out
+
+    def variants(self) -> list[str]:
+        """The variants among its checks (``rechunk=utf8``, ``delivery=split``, …), sorted."""
+        found = {split_variant(str(c.get("id", "?")))[1] for c in self.checks}
+        return sorted(found - {""})
+
     def levels(self) -> list[tuple[str, int]]:
-        """(level, number of checks), in the order must, should, may (then any other level)."""
-        counts = Counter(str(c.get("level", "?")) for c in self.checks)
+        """(level, number of checks, variants counted once), in the order must, should, may (then any
+        other level)."""
+        counts = Counter(str(c.get("level", "?")) for c in self._mains().values())
         order = [lv for lv in LEVELS if counts[lv]] + sorted(set(counts) - set(LEVELS))
         return [(lv, counts[lv]) for lv in order]
 
     def features(self) -> list[tuple[str, int]]:
-        """(feature, number of checks), the most checks first."""
-        counts = Counter(str(f) for c in self.checks for f in c.get("features") or ())
+        """(feature, number of checks, variants counted once), the most checks first."""
+        counts = Counter(str(f) for c in self._mains().values() for f in c.get("features") or ())
         return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
 
     def sample(self, n: int) -> list[dict[str, Any]]:
@@ -126,6 +156,20 @@ class Finding:
     def plain_title(self) -> str:
         """The title as plain text (code parts in backticks)."""
         return "".join(f"`{p}`" if isinstance(p, Code) else p for p in self.title)
+
+
+#: the suffixes of a check id that name a variant of a stream or response check (corpus/variants.py):
+#: ``,rechunk=…``, ``,delivery=…``, ``,incremental``, ``,fresh-ids``
+_VARIANT = re.compile(r",((?:rechunk|delivery)=[\w.-]+|incremental|fresh-ids)\]$")
+
+
+def split_variant(check_id: str) -> tuple[str, str]:
+    """(the id of the main check, the variant): ``s/c[a>b,rechunk=utf8]`` → (``s/c[a>b]``, ``rechunk=utf8``);
+    a main check's variant is ``""``."""
+    m = _VARIANT.search(check_id)
+    if m is None:
+        return check_id, ""
+    return check_id[: m.start()] + "]", m.group(1)
 
 
 def _main_first(check: dict[str, Any]) -> tuple[str, int, str]:
@@ -156,11 +200,29 @@ _VOLATILE = [
 ]
 
 
+#: an HTTP status in a message (``HTTP 422``, ``status 500``, ``Error code: 400``, ``http.400.…``): kept in
+#: signatures, so one finding never holds answers of different statuses
+_STATUS = re.compile(r"\b(HTTP[ /]?|http\.|[Ss]tatus(?: code)?:? ?|[Ee]rror code:? ?)([1-5]\d\d)\b")
+
+
 def _abstract(text: str) -> str:
-    """``text`` without its volatile parts (ids, long tokens, numbers): for signatures only."""
+    """``text`` without its volatile parts (ids, long tokens, numbers but HTTP statuses): for signatures
+    only."""
+    statuses: list[str] = []
+
+    def keep(match: re.Match[str]) -> str:
+        statuses.append(match.group(2))
+        return f"{match.group(1)}\x01{chr(97 + len(statuses) % 26)}\x01"  # letters: no number to abstract
+
+    text = _STATUS.sub(keep, text)
     for pattern, repl in _VOLATILE:
         text = pattern.sub(repl, text)
-    return text
+    return re.sub(r"\x01([a-z])\x01", lambda m: statuses[(ord(m.group(1)) - 98) % 26], text)
+
+
+def http_statuses(text: str) -> list[str]:
+    """The HTTP statuses a message names (``HTTP 422`` → ``422``), in order."""
+    return [m.group(2) for m in _STATUS.finditer(text)]
 
 
 def _without_ids(text: str) -> str:
@@ -244,6 +306,34 @@ _WIRE_TAIL = re.compile(
     r"|should not be valid under .*)$",
     re.S,
 )
+
+
+def _event_name(message: str) -> str | None:
+    """The event a stream's wire error is about, from the value the message starts with: its ``type`` (or
+    ``object``: ``chat.completion.chunk``), a string sent as an event's data (``[DONE]``), or ``""`` for an
+    object with neither; None when the message does not start with the value."""
+    m = _WIRE_TAIL.match(message)
+    if m is None:
+        return None
+    try:
+        value = ast.literal_eval(m.group("inst"))
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    if isinstance(value, str) and _short(value) and not re.search(r"\d", value):
+        return f"data: {value}"
+    if isinstance(value, dict):
+        name = value.get("type", value.get("object"))
+        return name if isinstance(name, str) and _short(name) else ""
+    return None
+
+
+def _event_part(event: str) -> Title:
+    """An event named in a title: ``the `response.output_item.added` event``."""
+    if not event:
+        return ("an event with neither ", Code("type"), " nor ", Code("object"))
+    if event.startswith("data: "):
+        return ("the ", Code(event), " line")
+    return ("the ", Code(event), " event")
 
 
 def _wire_message(message: str) -> str:
@@ -554,11 +644,20 @@ def _observations(check: dict[str, Any]) -> list[_Obs]:
                 differences.append((str(rec.get("pointer") or ""), found))
     # the output's validity for the wire schema (a round trip's is the source's)
     schema = str(check.get("source") if check.get("round_trip") else check.get("target"))
+    invalid_input = check.get("source_invalid") is True
     for error in check.get("wire_errors") or ():
         text = str(error)
         if ": " not in text or not text.startswith("/"):
             continue
         pointer, _, what = text.partition(": ")
+        if invalid_input:
+            # the caller's input was already invalid in its own dialect: what the output's schema says is
+            # about that input, never one of the translation's own findings
+            unit, where = _unit(kind, pointer_pattern(pointer))
+            where, places = _rule_where(where)
+            sig = ("invalid-input", unit, schema, where, _wire_message(what))
+            obs.append(_Obs(sig, "", [_clip(text)], (source,), places))
+            continue
         if kind == "stream":  # a stream's wire errors point into events, not into the output compared
             pass
         elif keys := _wire_keys(kind, pair, source, pointer, what, _clip(text)):
@@ -571,7 +670,11 @@ def _observations(check: dict[str, Any]) -> list[_Obs]:
             continue
         unit, where = _unit(kind, pointer_pattern(pointer))
         where, places = _rule_where(where)
-        sig = ("wire", unit, schema, where, _wire_message(what))
+        event = _event_name(what) if kind == "stream" and where == "/*/data" else None
+        if event is not None:  # the event that is wrong, by its type, rather than where it is
+            sig = ("wire-event", unit, schema, event, _wire_message(what))
+        else:
+            sig = ("wire", unit, schema, where, _wire_message(what))
         obs.append(_Obs(sig, "", [_clip(text)], (source,), places))
     # streams: grammar, accumulation, incrementality
     for part in plain.split("; "):
@@ -863,6 +966,26 @@ def _title(group: _Group) -> Title:
             *where,
             f": {message}",
         )
+    if category == "wire-event":
+        schema, event, message = sig[2], sig[3], sig[4]
+        return (
+            _prefix(kind, schema, sources=group.sources, kinds=_kinds([group])),
+            *_event_part(event),
+            f" is invalid for the {schema} stream schema: {message}",
+        )
+    if category == "invalid-input":
+        schema, pointer = sig[2], sig[3]
+        sources = ", ".join(sorted({src.split("→", 1)[0] for src in group.sources})) or "its own dialect"
+        where = _where(_shift(kind, [group]) + pointer, "at")
+        if group.places:
+            where = (" at ", Code(_keyword(pointer)), *_in_schemas(group.places))
+        return (
+            _prefix(kind, schema, sources=group.sources, kinds=_kinds([group])),
+            f"the caller's input is invalid in {sources}; the output carries it on, invalid for the {schema} "
+            "wire schema",
+            *where,
+            f": {sig[4]}",
+        )
     prefix = _prefix(kind, sig[2], sources=group.sources)
     if category == "crash":
         return (prefix, "crashes with ", Code(first))
@@ -894,7 +1017,7 @@ def _title(group: _Group) -> Title:
         at = () if sig[4] == "(none)" else (" at ", Code(sig[4]))
         return (prefix, "translates where the refusal ", Code(sig[3]), *at, " is expected")
     if category == "grammar":
-        return (prefix, f"output breaks the stream grammar: {first} (", Code(sig[3]), ")")
+        return (prefix, *_grammar_phrase(first), " (", Code(sig[3]), ")")
     if category == "accumulate":
         return (prefix, "the output stream does not accumulate (", Code(sig[3]), f"): {first}")
     if category == "mutated":
@@ -906,6 +1029,24 @@ def _title(group: _Group) -> Title:
         fragment = _FRAGMENTS.get(sig[3], sig[3])
         return (prefix, f"not incremental: {fragment} held back (emitted more than one input event late)")
     return (prefix, first)
+
+
+#: stream-grammar messages that name a member by where it *is* while the defect is where it is not: the
+#: member is missing from the events before (``sequence_number appears mid-stream``: the first events lack
+#: it), or from this one while earlier events carry it
+_GRAMMAR_MISSING = (
+    (re.compile(r"^(\w+) appears mid-stream$"), "missing from the first events (later events carry it)"),
+    (re.compile(r"^(\w+) missing \(earlier events carry one\)$"), "missing from an event (earlier have it)"),
+)
+
+
+def _grammar_phrase(message: str) -> Title:
+    """What a stream-grammar failure says, with a member missing from some events said to be missing."""
+    for pattern, phrase in _GRAMMAR_MISSING:
+        m = pattern.match(message)
+        if m is not None:
+            return (Code(m.group(1)), f" {phrase}")
+    return (f"output breaks the stream grammar: {message}",)
 
 
 def _finding(sig: tuple[str, ...], title: Title, groups: list[_Group], is_diff: bool) -> Finding:
@@ -954,6 +1095,30 @@ def _renames(
     return pairs, missing, extra
 
 
+def _error_event(
+    kind: str, pair: str, section: str, missing: list[_Group], extra: list[_Group]
+) -> Finding | None:
+    """The finding of a stream's accumulated output that has an ``error`` where it should end normally, or
+    no ``error`` where its last event should be one (the keys of the other shape with it); None otherwise."""
+    lost = next((g for g in missing if g.sig[6] == "error"), None)
+    added = next((g for g in extra if g.sig[6] == "error"), None)
+    if (lost is None) == (added is None):
+        return None
+    members = sorted([*missing, *extra], key=lambda g: (g.sig[5], g.sig[6]))
+    prefix = _prefix(kind, pair, section, _union(members, "sources"), _kinds(members))
+    if lost is not None:
+        shape = next((g.uniform() for g in extra if g.sig[6] in ("type", "object")), None)
+        ends: Title = (" (the stream ends normally)",)
+        if shape is not None and _short(shape):
+            ends = (" (the stream ends as a normal ", Code(shape.strip('"')), ")")
+        title: Title = (prefix, "no ", Code("error"), " event where the stream must end in one", *ends)
+        sig = ("diff", kind, pair, section, "", "error-event", "missing")
+    else:
+        title = (prefix, "an ", Code("error"), " event where the stream must end normally")
+        sig = ("diff", kind, pair, section, "", "error-event", "unexpected")
+    return _finding(sig, title, members, True)
+
+
 def find_bugs(checks: Iterable[dict[str, Any]]) -> list[Finding]:
     """The distinct problems of the failing (and errored) checks, the most checks first."""
     groups: dict[tuple[str, ...], _Group] = {}
@@ -984,9 +1149,17 @@ def find_bugs(checks: Iterable[dict[str, Any]]) -> list[Finding]:
             prefix = _prefix(kind, pair, section, _union(sent + wanted, "sources"), _kinds(sent))
             title = _key_title(prefix, "renamed", wanted, renamed=sent)
             findings.append(_finding(sig, title, sent + wanted, True))
+        if kind == "stream" and section == "accumulated" and parent == "":
+            # a stream whose accumulated output has the wrong members at its top level: an error event
+            # lost or added, named as such rather than as a list of the other shape's keys
+            event = _error_event(kind, pair, section, missing, extra)
+            if event is not None:
+                findings.append(event)
+                continue
         for group in missing + extra:
-            together.setdefault((kind, pair, section, group.sig[5], ids), []).append(group)
-    for (kind, pair, section, what, _ids), members in together.items():
+            # one finding per object: keys of different objects failing in the same checks are not one rule
+            together.setdefault((kind, pair, section, parent, group.sig[5], ids), []).append(group)
+    for (kind, pair, section, _parent, what, _ids), members in together.items():
         members.sort(key=lambda g: (g.sig[4], g.sig[6]))
         parents = {g.sig[4] for g in members}
         parent = next(iter(parents)) if len(parents) == 1 else "*"
