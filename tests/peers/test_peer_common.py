@@ -238,24 +238,6 @@ def test_an_async_only_stream_is_pulled_one_item_at_a_time() -> None:
     assert list(items) == [1, 2]
 
 
-def test_langchain_is_handed_tool_choices_in_bind_tools_vocabulary() -> None:
-    from toolwire.peers.langchain import _langchain_choice
-
-    anthropic_tool = {"type": "tool", "name": "f", "disable_parallel_tool_use": True}
-    expected = {"tool_choice": "f", "parallel_tool_calls": False}
-    assert _langchain_choice(anthropic_tool, "openai-chat") == expected
-    assert _langchain_choice({"type": "any"}, "openai-chat") == {"tool_choice": "any"}
-    assert _langchain_choice({"type": "none"}, "openai-responses") == {"tool_choice": "none"}
-    assert _langchain_choice("required", "anthropic") == {"tool_choice": "any"}
-    assert _langchain_choice("none", "anthropic") == {"tool_choice": {"type": "none"}}
-    openai_named = {"type": "function", "function": {"name": "f"}}
-    assert _langchain_choice(openai_named, "anthropic") == {"tool_choice": "f"}
-    assert _langchain_choice("auto", "anthropic") == {"tool_choice": "auto"}
-    # what bind_tools does not document is handed over as it is (the library's answer is judged)
-    assert _langchain_choice({"type": "tool"}, "openai-chat") == {"tool_choice": {"type": "tool"}}
-    assert _langchain_choice({"type": "required"}, "openai-chat") == {"tool_choice": {"type": "required"}}
-
-
 def test_eventstream_frames_give_the_recorded_bytes_back() -> None:
     """Bedrock's decoded capture, framed again, is the recorded event-stream body byte for byte."""
     found = [(label, events) for label, dialect, events in streams() if dialect == "bedrock-converse"]

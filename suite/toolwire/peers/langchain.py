@@ -17,10 +17,11 @@ True)``): pure functions, no client call, no network.
   convert_to_anthropic_tool`` (each tool of the list), openai-chat → openai-responses through
   ``bind_tools`` + the Responses payload (its ``tools`` member);
 - ``tool_choice``: the same ``bind_tools`` + payload path on a one-message request (tools named as the choice
-  names them, or one ``f`` tool), keeping the target's choice members. The source's choice is handed to
-  ``bind_tools`` in its documented vocabulary (``"auto"``, ``"any"``, ``"none"``, a tool name), as a user
-  porting a request writes it: ``ChatAnthropic`` reads ``"required"`` as a tool's name, and ``ChatOpenAI``
-  documents no Anthropic dict.
+  names them, or one ``f`` tool), keeping the target's choice members. The source's ``tool_choice`` and
+  ``parallel_tool_calls`` are handed to ``bind_tools`` exactly as the source carries them, never rewritten
+  into another vocabulary first: what ``bind_tools`` makes of a wire value (``ChatAnthropic`` reads any
+  string but ``"auto"`` / ``"any"``, ``"required"`` and ``"none"`` too, as a tool's name; ``ChatOpenAI``
+  passes a dict through as it is) is LangChain's translation, and is what is judged.
 
 Not covered, and why: ``response`` and ``stream``. LangChain reads a provider's response (a Responses API
 output too, with ``ChatOpenAI(use_responses_api=True)``) into an ``AIMessage`` / ``AIMessageChunk`` and never
@@ -73,8 +74,6 @@ def _payload(source: str, target: str, body: dict[str, Any]) -> Any:
     messages = body.pop("messages", None)
     tools = body.pop("tools", None)
     choice = {k: body.pop(k) for k in ("tool_choice", "parallel_tool_calls") if k in body}
-    if "tool_choice" in choice:
-        choice.update(_langchain_choice(choice["tool_choice"], target))
     model = family_model(target, body.pop("model", None), DEFAULT_MODEL[target], body)
     settings: dict[str, Any] = {"model": model}
     max_tokens = body.pop("max_completion_tokens", None) or body.pop("max_tokens", None)
@@ -94,45 +93,11 @@ def _payload(source: str, target: str, body: dict[str, Any]) -> Any:
     llm = _model(target, settings)
     kwargs: dict[str, Any] = {}
     if tools is not None:
-        bind: dict[str, Any] = {}
-        if "tool_choice" in choice:
-            bind["tool_choice"] = choice["tool_choice"]
-        if "parallel_tool_calls" in choice:
-            bind["parallel_tool_calls"] = choice["parallel_tool_calls"]
-        kwargs.update(llm.bind_tools(tools, **bind).kwargs)
+        kwargs.update(llm.bind_tools(tools, **choice).kwargs)
     else:
         kwargs.update(choice)
     kwargs.update(body)
     return dump(llm._get_request_payload(history, stop=stop, **kwargs))
-
-
-def _langchain_choice(choice: Any, target: str) -> dict[str, Any]:
-    """A wire ``tool_choice`` (OpenAI chat or Anthropic) as the target chat model's ``bind_tools`` documents
-    it, the way a user porting a request writes it. ``ChatAnthropic``: a tool's name, ``"auto"``, ``"any"``
-    or Anthropic's own dicts (it reads any other string, ``"required"`` too, as a tool's name).
-    ``ChatOpenAI``: a tool's name, ``"auto"``, ``"none"``, ``"any"`` / ``"required"`` or OpenAI's function
-    dict (no Anthropic dict), and ``parallel_tool_calls=False`` for ``disable_parallel_tool_use``. Any other
-    value is handed over as it is."""
-    function = choice.get("function") if isinstance(choice, dict) else None
-    named = function.get("name") if isinstance(function, dict) else None
-    if isinstance(named, str) and choice.get("type") == "function":
-        return {"tool_choice": named}
-    if target == "anthropic":
-        if choice in ("required", "none"):
-            return {"tool_choice": "any" if choice == "required" else {"type": "none"}}
-        return {"tool_choice": choice}
-    if not isinstance(choice, dict) or not set(choice) <= {"type", "name", "disable_parallel_tool_use"}:
-        return {"tool_choice": choice}
-    kind = choice.get("type")
-    if kind in ("auto", "any", "none") and "name" not in choice:
-        out: dict[str, Any] = {"tool_choice": kind}
-    elif kind == "tool" and isinstance(choice.get("name"), str):
-        out = {"tool_choice": choice["name"]}
-    else:
-        return {"tool_choice": choice}
-    if choice.get("disable_parallel_tool_use") is True:
-        out["parallel_tool_calls"] = False
-    return out
 
 
 class LangChainTranslator(PeerTranslator):
