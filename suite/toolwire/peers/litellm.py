@@ -108,7 +108,6 @@ MODELS["mistral"] = "mistral/mistral-large-latest"
 CHOICE_MEMBERS["mistral"] = ("tool_choice", "parallel_tool_calls")
 
 
-
 def _litellm() -> Any:
     import litellm
 
