@@ -33,6 +33,10 @@ DELEGATED = {
         "toolwire.reports.cmd",
         "Markdown report of a results.jsonl file; 'report combine' (HTML matrix, badges), 'report diff'",
     ),
+    "findings": (
+        "toolwire.reports.sample",
+        "findings of results files: 'findings sample --seed N' (a random sample to verify), 'list'",
+    ),
     "translate": ("toolwire_reference.cli", "translate one payload with the reference translator"),
     "expectations": ("toolwire.expectations", "known-failure files: update one from a run, or check one"),
     "serve": ("toolwire_reference.serve", "a translating HTTP proxy between two provider dialects"),

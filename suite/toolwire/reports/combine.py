@@ -2,7 +2,8 @@
 
 Writes ``DIR/index.html`` (a page that works offline, with ``DIR/<name>.details.js`` holding each
 implementation's failing checks, loaded on demand), ``DIR/README.md`` (the same matrix as a Markdown
-table) and ``DIR/<name>.badge.svg`` per implementation (its ``must`` score). Refuses (exit 2) results from
+table, with the audited false rate of the findings when ``DIR/AUDIT.json`` holds verified samples) and
+``DIR/<name>.badge.svg`` per implementation (its ``must`` score). Refuses (exit 2) results from
 different corpus versions or hashes, unless ``--allow-stale``: then the results whose corpus is not the
 current one (``--corpus``, default the bundled corpus) are shown marked "stale: run `make reports`".
 """
@@ -16,12 +17,16 @@ from pathlib import Path
 
 from ..corpus import CorpusError, load_corpus
 from ..results import Results, ResultsError, read_results
+from .audit import AuditError, audit_section
 from .badges import badge_svg
 from .html import details_file, render_details, render_html
 from .matrix import CombineError, CorpusId, Matrix, build, render_markdown
 from .scoring import percent, read_features
 
-__all__ = ["combine", "main", "write_outputs"]
+__all__ = ["AUDIT", "combine", "main", "write_outputs"]
+
+#: verified samples of the findings, read from the output directory when present (docs/results.md)
+AUDIT = "AUDIT.json"
 
 
 def _current(corpus: str | None) -> tuple[CorpusId | None, dict | None]:
@@ -47,7 +52,9 @@ def write_outputs(matrix: Matrix, output: Path) -> list[Path]:
     """index.html (with one ``<name>.details.js`` per implementation that fails checks), README.md and one
     badge per implementation, in ``output``."""
     output.mkdir(parents=True, exist_ok=True)
-    files = {"index.html": render_html(matrix), "README.md": render_markdown(matrix)}
+    # the published false rate of the findings, when samples of them were verified (AUDIT.json)
+    readme = render_markdown(matrix) + audit_section(output / AUDIT)
+    files = {"index.html": render_html(matrix), "README.md": readme}
     for impl in matrix.implementations:
         if impl.failing:
             files[details_file(impl)] = render_details(matrix, impl)
@@ -92,7 +99,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ResultsError, CombineError) as exc:
         print(f"toolwire report combine: {exc}", file=sys.stderr)
         return 2
-    for path in write_outputs(matrix, output):
+    try:
+        written = write_outputs(matrix, output)
+    except AuditError as exc:
+        print(f"toolwire report combine: {exc}", file=sys.stderr)
+        return 2
+    for path in written:
         print(f"toolwire: wrote {path}")
     for impl in matrix.stale:
         print(f"toolwire: {impl.name}: stale (corpus {impl.corpus.short()}): run `make reports`")

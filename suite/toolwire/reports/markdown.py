@@ -11,6 +11,7 @@ import json
 import re
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -514,11 +515,16 @@ def _finding_lines(number: int, finding: Finding, anchors: dict[str, str]) -> li
         check_id = str(check.get("id", "?"))
         anchor = anchors.get(_failure_heading(check_id))
         links.append(f"[{_code(check_id)}](#{anchor})" if anchor else _code(check_id))
-    if n > SHOWN_CHECKS:
-        links.append(f"and {n - SHOWN_CHECKS} more")
+    if finding.runs > len(links):
+        links.append(f"and {finding.runs - len(links)} more")
     summary = f"**{n} check{'s' if n != 1 else ''}** ({levels})"
     if features:
         summary += f", features {', '.join(features)}"
+    variants = finding.variants()
+    if variants:
+        # a stream case's variants repeat its main check's problem: listed, counted once
+        shown = ", ".join(_code(v) for v in variants)
+        summary += f"; also in the variants {shown} ({finding.runs} runs in all)"
     lines = [f"### {number}. {_title_md(finding)}", "", summary + ".", "", f"Checks: {', '.join(links)}."]
     if finding.example:
         where = "" if n == 1 else f" (from {_code(finding.example_id)})"
@@ -528,6 +534,68 @@ def _finding_lines(number: int, finding: Finding, anchors: dict[str, str]) -> li
             "",
             _fence(finding.example, "diff" if finding.example_is_diff else "text"),
         ]
+    return lines
+
+
+#: what an implementation did with an input (``handled`` on a passed check), as the report words it
+HANDLED = {
+    "refused": "refused",
+    "forwarded": "forwarded unchanged",
+    "repaired": "repaired",
+    "left-to-provider": "left to the provider",
+    "accepted-degrade": "translated with a degrade the case accepts",
+}
+#: example check ids shown per kind of handling
+HANDLED_EXAMPLES = 3
+
+
+def _input_validation(checks: Sequence[dict[str, Any]]) -> list[str]:
+    """The "Input validation" section: what the implementation did with inputs already invalid in their own
+    dialect (``source_invalid``), and how many valid inputs without a faithful target form it left to the
+    provider (``handled``). Information, never findings; empty when no record says."""
+    invalid: dict[str, list[str]] = {}
+    provider: list[str] = []
+    degrade: list[str] = []
+    for check in sorted(checks, key=lambda c: str(c.get("id"))):
+        how = check.get("handled")
+        if not isinstance(how, str) or check.get("outcome") != "passed":
+            continue
+        check_id = str(check.get("id", "?"))
+        if check.get("source_invalid") is True:
+            invalid.setdefault(how, []).append(check_id)
+        elif how == "left-to-provider":
+            provider.append(check_id)
+        elif how == "accepted-degrade":
+            degrade.append(check_id)
+    if not (invalid or provider or degrade):
+        return []
+    lines = ["## Input validation", ""]
+    if invalid:
+        total = sum(len(v) for v in invalid.values())
+        lines += [
+            f"{total} check{'s' if total != 1 else ''} gave an input already invalid in its own dialect. "
+            "Garbage in is no translation bug: what the implementation did is shown as information, not as a "
+            "finding.",
+            "",
+            "| what it did with invalid input | checks | for example |",
+            "|---|---:|---|",
+        ]
+        order = [h for h in HANDLED if h in invalid] + sorted(set(invalid) - set(HANDLED))
+        for how in order:
+            ids = invalid[how]
+            examples = ", ".join(_code(i) for i in ids[:HANDLED_EXAMPLES])
+            more = f" and {len(ids) - HANDLED_EXAMPLES} more" if len(ids) > HANDLED_EXAMPLES else ""
+            lines.append(f"| {_prose(HANDLED.get(how, how))} | {len(ids)} | {examples}{more} |")
+    notes = (
+        ("Left to the provider", provider, "a valid input with no faithful form in the target, passed on for "
+         "the provider to refuse"),
+        ("Accepted degrades", degrade, "translated with a degrade the case lists as accepted"),
+    )
+    for label, ids, what in notes:
+        if ids:
+            examples = ", ".join(_code(i) for i in ids[:HANDLED_EXAMPLES])
+            checks_word = "check" if len(ids) == 1 else "checks"
+            lines += ["", f"{label}: {len(ids)} {checks_word} ({what}), e.g. {examples}."]
     return lines
 
 
@@ -660,6 +728,9 @@ def render(results: ResultsLike) -> str:
     field_lines = _field_coverage(results, features)
     if field_lines:
         lines += ["", *field_lines]
+    handled = _input_validation(results.checks)
+    if handled:
+        lines += ["", *handled]
     failing = _failures(results)
     findings = find_bugs(results.checks)
     count = sum(1 for c in results.checks if c.get("outcome") in FAILING)

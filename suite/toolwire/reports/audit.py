@@ -1,0 +1,129 @@
+"""The published false rate: verified samples of findings (``reports/AUDIT.json``, docs/results.md "Audits").
+
+A sample is drawn with ``toolwire findings sample --seed N``; each of its findings is verified in the
+implementation's code and the provider's docs and given a verdict (``true``, ``false``, ``unsure``).
+``toolwire report combine`` reads the file when present and publishes, per sample and overall, how many
+findings were verified, the verdicts and the measured false rate with its 95 % Wilson interval.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["VERDICTS", "AuditError", "Tally", "audit_section", "read_audit", "tally", "wilson"]
+
+VERDICTS = ("true", "false", "unsure")
+#: z for a two-sided 95 % interval
+Z95 = 1.959963984540054
+
+
+class AuditError(ValueError):
+    """AUDIT.json is not of the documented shape."""
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The verdicts of some verified findings."""
+
+    n: int
+    true: int
+    false: int
+    unsure: int
+
+    @property
+    def decided(self) -> int:
+        """Findings with a true or false verdict (the rate's denominator: unsure ones are left out)."""
+        return self.true + self.false
+
+    def false_rate(self) -> tuple[float, float, float] | None:
+        """(rate, low, high): the share of decided findings that are false, with its 95 % Wilson interval;
+        None when none is decided."""
+        if not self.decided:
+            return None
+        low, high = wilson(self.false, self.decided)
+        return self.false / self.decided, low, high
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of ``k`` successes in ``n`` trials (``(0.0, 1.0)`` for ``n == 0``)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def read_audit(path: Path | str) -> list[dict[str, Any]]:
+    """The samples of an audit file (raises AuditError on a shape docs/results.md does not describe)."""
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise AuditError(f"{path}: {exc}") from exc
+    samples = doc.get("samples") if isinstance(doc, dict) else doc
+    if not isinstance(samples, list):
+        raise AuditError(f"{path}: expected a list of samples (or {{'samples': [...]}})")
+    for i, sample in enumerate(samples):
+        if not isinstance(sample, dict) or not isinstance(sample.get("findings"), list):
+            raise AuditError(f"{path}: sample {i} has no list of findings")
+        for j, finding in enumerate(sample["findings"]):
+            verdict = finding.get("verdict") if isinstance(finding, dict) else None
+            if verdict not in VERDICTS:
+                raise AuditError(f"{path}: sample {i}, finding {j}: verdict {verdict!r} not in {VERDICTS}")
+    return samples
+
+
+def tally(findings: list[dict[str, Any]]) -> Tally:
+    """The verdicts of ``findings``."""
+    verdicts = [str(f.get("verdict")) for f in findings]
+    return Tally(len(verdicts), verdicts.count("true"), verdicts.count("false"), verdicts.count("unsure"))
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+def _row(label: str, t: Tally) -> str:
+    rate = t.false_rate()
+    shown = "–" if rate is None else f"{_pct(rate[0])} ({_pct(rate[1])}–{_pct(rate[2])})"
+    return f"| {label} | {t.n} | {t.true} | {t.false} | {t.unsure} | {shown} |"
+
+
+def audit_section(path: Path | str) -> str:
+    """The README's "Audited findings" section for the audit file at ``path`` ("" when there is none)."""
+    if not Path(path).is_file():
+        return ""
+    samples = read_audit(path)
+    lines = [
+        "",
+        "## Audited findings",
+        "",
+        "Random samples of the findings above (`toolwire findings sample --seed N`), each verified in the "
+        "implementation's code and the provider's docs (`AUDIT.json`). The false rate is false / (true + "
+        "false), unsure ones left out, with its 95 % Wilson interval.",
+        "",
+        "| sample | n | true | false | unsure | false rate (95 % CI) |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
+    everything: list[dict[str, Any]] = []
+    for sample in samples:
+        findings = sample["findings"]
+        everything += findings
+        label = f"seed {sample.get('seed', '?')}, corpus {sample.get('drawn_at', '?')}"
+        lines.append(_row(label, tally(findings)))
+    lines.append(_row("**all samples**", tally(everything)))
+    classes: dict[str, int] = {}
+    for finding in everything:
+        if finding.get("verdict") == "false":
+            name = str(finding.get("class") or "unclassified")
+            classes[name] = classes.get(name, 0) + 1
+    if classes:
+        ordered = sorted(classes.items(), key=lambda kv: (-kv[1], kv[0]))
+        shown = ", ".join(f"{name} ({n})" for name, n in ordered)
+        lines += ["", f"False findings by class: {shown}."]
+    return "\n".join(lines) + "\n"
