@@ -65,6 +65,10 @@ TOY = textwrap.dedent(
                 log.write("BYE-RECEIVED\n")
             sys.exit(0)
         seq = msg["seq"]
+        if "--unsupported-all" in args:  # no counterpart for anything
+            err = {"code": "protocol.unsupported", "message": "no toy counterpart", "path": None}
+            out({"seq": seq, "error": err})
+            continue
         if cmd == "stream":
             if msg.get("end"):
                 out({"seq": seq, "events": [{"data": "end"}]})
@@ -103,6 +107,8 @@ TOY = textwrap.dedent(
             out({"seq": seq, "crash": "ZeroDivisionError: boom"})
         elif do == "unsupported":
             out({"seq": seq, "error": {"code": "protocol.unsupported", "message": "not here", "path": None}})
+        elif do == "bad_request":
+            out({"seq": seq, "error": {"code": "protocol.bad_request", "message": "unparsed", "path": None}})
         elif do == "bad_code":
             out({"seq": seq, "error": {"code": "Not A Code", "message": "x", "path": None}})
         elif do == "both":

@@ -5,12 +5,16 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from protocol_support import python_cmd, write_toy
-from toolwire.adapters import AdapterError, default_timeout, load_adapter
+from toolwire.adapters import AdapterError, Answer, default_timeout, load_adapter
 from toolwire.adapters.cmd import MAX_ANSWER_DEPTH, ProtocolWarning, SubprocessAdapter
+from toolwire.corpus import load_corpus
 from toolwire.corpus.wire import validate_file
+from toolwire.judge import applicable, run_check
+from toolwire.judge.checks import judge_round_trip
 
 
 @pytest.fixture
@@ -253,9 +257,34 @@ def test_reported_crash_and_protocol_codes_keep_the_process(toy) -> None:
     adapter = toy()
     answer = _t(adapter, {"do": "crash_report"})
     assert answer.status == "crash" and "reported a crash: ZeroDivisionError: boom" in answer.crash
+    # no counterpart for this input: not a crash, the check is skipped with the harness's reason
     answer = _t(adapter, {"do": "unsupported"})
-    assert answer.status == "crash" and "protocol.unsupported" in answer.crash
+    assert answer.status == "unsupported" and answer.reason == "protocol.unsupported: not here"
+    assert answer.crash is None and answer.error is None
+    # a request the harness cannot process (a bad or unknown command) stays a crash
+    answer = _t(adapter, {"do": "bad_request"})
+    assert answer.status == "crash" and "protocol.bad_request: unparsed" in answer.crash
     assert adapter.restarts == 0
+
+
+def test_unsupported_answers_skip_every_kind_of_check(toy) -> None:
+    adapter = toy("--unsupported-all")
+    corpus = load_corpus()
+    picked: dict[tuple[str, str | None], Any] = {}
+    for check in corpus.checks():
+        if applicable(check, adapter.capabilities, corpus.profiles) is None:
+            picked.setdefault((check.kind, check.variant and check.variant.split("=")[0]), check)
+    # main checks, round trips, a stream's variants (re-chunked, incremental)
+    assert {("tools", None), ("stream", None), ("stream", "incremental")} <= set(picked)
+    assert any(v for _, v in picked if v not in (None, "incremental"))
+    for check in picked.values():
+        result = run_check(adapter, check, corpus.profiles)
+        assert result.outcome == "skipped", (check.id, result.outcome, result.message)
+        assert "protocol.unsupported: no toy counterpart" in result.message, check.id
+    # a round trip either of whose legs has no counterpart
+    there = Answer.unsupported("no toy counterpart")
+    result = judge_round_trip(picked["tools", None], there, None)
+    assert (result.outcome, result.message) == ("skipped", "protocol.unsupported: no toy counterpart")
 
 
 def test_schema_validation_only_when_asked(toy) -> None:

@@ -20,6 +20,7 @@ from ..protocol import refusal_of
 __all__ = [
     "DEFAULT_CMD_TIMEOUT",
     "DEFAULT_TIMEOUT",
+    "UNSUPPORTED",
     "Adapter",
     "AdapterError",
     "Answer",
@@ -38,6 +39,9 @@ _OWN_FILES = frozenset(
 DEFAULT_TIMEOUT = 30.0
 #: the default for ``cmd:`` adapters (a process answers fast, or is hung)
 DEFAULT_CMD_TIMEOUT = 10.0
+#: the refusal code by which an implementation says it has no counterpart for an input, or does not
+#: implement a translation (docs/protocol.md): its answer is ``unsupported`` and the check is skipped
+UNSUPPORTED = "protocol.unsupported"
 
 
 class _Hung(Exception):
@@ -50,15 +54,26 @@ class AdapterError(Exception):
 
 @dataclass
 class Answer:
-    """What an implementation answered: a payload, a coded refusal, or a crash (no judgement possible)."""
+    """What an implementation answered: a payload, a coded refusal, a crash (no judgement possible), or
+    ``unsupported``: it has no counterpart for this input (``protocol.unsupported``; the check is skipped,
+    with :attr:`reason` as its message: nothing was translated, so nothing can be judged)."""
 
-    status: Literal["payload", "error", "crash"]
+    status: Literal["payload", "error", "crash", "unsupported"]
     payload: Any = None
     error: dict[str, Any] | None = None
     crash: str | None = None
     duration_ms: float = 0.0
     #: where the implementation changed the payload it was handed (a JSON Pointer), when it did
     mutated: str | None = None
+    #: why the implementation has no counterpart (status ``unsupported``), in its own words
+    reason: str | None = None
+
+    @classmethod
+    def unsupported(cls, message: str, duration_ms: float = 0.0) -> Answer:
+        """The answer of an implementation that has no counterpart for the input (``protocol.unsupported``
+        with ``message``)."""
+        reason = f"{UNSUPPORTED}: {message}" if message else UNSUPPORTED
+        return cls("unsupported", reason=reason, duration_ms=duration_ms)
 
 
 def describe_crash(exc: BaseException) -> str:
@@ -135,6 +150,8 @@ class Adapter:
             if isinstance(exc, _Hung):
                 return Answer("crash", crash=str(exc), duration_ms=elapsed)
             refusal = refusal_of(exc)
+            if refusal is not None and refusal["code"] == UNSUPPORTED:
+                return Answer.unsupported(str(refusal.get("message") or ""), duration_ms=elapsed)
             if refusal is not None:
                 return Answer("error", error=refusal, duration_ms=elapsed)
             return Answer("crash", crash=describe_crash(exc), duration_ms=elapsed)

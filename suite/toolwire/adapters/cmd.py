@@ -36,7 +36,7 @@ from typing import Any
 
 from .. import __version__
 from ..corpus.wire import validate_file
-from .base import DEFAULT_CMD_TIMEOUT, Adapter, AdapterError, Answer, normalise_capabilities
+from .base import DEFAULT_CMD_TIMEOUT, UNSUPPORTED, Adapter, AdapterError, Answer, normalise_capabilities
 
 __all__ = [
     "DEFAULT_CMD_TIMEOUT",
@@ -619,6 +619,8 @@ class SubprocessAdapter(Adapter):
             return Answer("crash", crash=f"the implementation reported a crash: {text}", duration_ms=elapsed)
         err = answer["error"]
         refusal = {"code": err["code"], "message": err.get("message", ""), "path": err.get("path")}
+        if refusal["code"] == UNSUPPORTED:  # no counterpart for this input: skipped, not a crash
+            return Answer.unsupported(str(refusal["message"] or ""), duration_ms=elapsed)
         if refusal["code"].startswith("protocol."):
             return Answer(
                 "crash",

@@ -250,6 +250,8 @@ def judge(check: Check, answer: Answer, expected_key: str = "payload", codes: bo
     otherwise a refusal where one is expected is right, whatever it says (INTERPRETING.md)."""
     exp = check.expectation
     ms = answer.duration_ms
+    if answer.status == "unsupported":  # no counterpart in the implementation: nothing to judge
+        return CheckResult("skipped", message=answer.reason, duration_ms=ms)
     if answer.status == "crash":
         return CheckResult("errored", message=answer.crash, duration_ms=ms)
     if answer.mutated is not None:
@@ -389,6 +391,8 @@ def judge_round_trip(check: Check, there: Answer, back: Answer | None) -> CheckR
     for leg, answer in (("there", there), ("back", back)):
         if answer is None:
             continue
+        if answer.status == "unsupported":  # no counterpart in the implementation: nothing to judge
+            return CheckResult("skipped", message=answer.reason, duration_ms=ms)
         if answer.mutated is not None and answer.status != "crash":
             return mutated(answer)
         way = f"{src}>{tgt}" if leg == "there" else f"{tgt}>{src}"

@@ -64,6 +64,7 @@ def run_fresh_ids(adapter: Adapter, check: Check, profile: dict[str, str]) -> Ch
     for answer in answers:
         if answer.status != "payload":
             what = answer.crash if answer.status == "crash" else json.dumps(answer.error, ensure_ascii=False)
+            what = answer.reason if answer.status == "unsupported" else what  # no counterpart: its reason
             return CheckResult(
                 "skipped",
                 duration_ms=ms,

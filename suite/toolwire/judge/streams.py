@@ -199,6 +199,8 @@ def _run_incremental(adapter: Any, check: Any, events: list[Any], profile: dict[
         )
     else:
         return CheckResult("skipped", message=NOT_MEASURABLE)
+    if answer.status == "unsupported":  # no counterpart in the implementation: nothing to judge
+        return CheckResult("skipped", message=answer.reason, duration_ms=answer.duration_ms)
     if answer.status == "crash":
         return CheckResult("errored", message=answer.crash, duration_ms=answer.duration_ms)
     if answer.status == "error":
