@@ -109,7 +109,7 @@ function answer(message) {
       return { seq, crash: String(err && err.stack ? err.stack : err) };
     }
   }
-  return { seq, error: { code: "protocol.unsupported", message: `command ${cmd} is not implemented`, path: null } };
+  return { seq, error: { code: "protocol.bad_request", message: `unknown command ${cmd}`, path: null } };
 }
 
 const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });

@@ -107,7 +107,7 @@ async function handle(message) {
   }
   return {
     seq,
-    error: { code: "protocol.unsupported", message: `command ${cmd} is not implemented`, path: null },
+    error: { code: "protocol.bad_request", message: `unknown command ${cmd}`, path: null },
   };
 }
 

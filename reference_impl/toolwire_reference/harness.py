@@ -111,7 +111,7 @@ class Session:
             return self.hello(message)
         seq = message.get("seq")
         if cmd not in _REQUIRED:
-            return {"seq": seq, "error": _error("protocol.unsupported", f"unknown command {cmd!r}")}
+            return {"seq": seq, "error": _error("protocol.bad_request", f"unknown command {cmd!r}")}
         missing = [key for key in _REQUIRED[cmd] if key not in message]
         if cmd == "stream" and "event" not in message and not message.get("end"):
             missing.append("event (or end)")

@@ -163,7 +163,7 @@ def test_reference_harness_echoes_ids() -> None:
     assert session.handle({"cmd": "dance", "seq": 5, "id": 5}) == {
         "seq": 5,
         "id": 5,
-        "error": {"code": "protocol.unsupported", "message": "unknown command 'dance'", "path": None},
+        "error": {"code": "protocol.bad_request", "message": "unknown command 'dance'", "path": None},
     }
 
 
