@@ -63,3 +63,18 @@ def test_a_run_is_reproducible_and_errs_on_nothing(tmp_path: Path) -> None:
     assert {r["kind"] for r in ran.values()} == {"tools", "tool_choice", "request", "response", "stream"}
     assert [k for k, r in ran.items() if r["outcome"] == "errored"] == []
     assert "toolwire-offline" not in results[0].decode("utf-8")  # the fake API key is stored nowhere
+
+
+def test_what_has_no_counterpart_is_skipped_with_the_harness_reason(tmp_path: Path) -> None:
+    done = toolwire_run(
+        tmp_path, "--adapter", ADAPTER, "--name", "vercel-ai-sdk", "-k", "validation/duplicate-name"
+    )
+    assert done.returncode in (0, 1), done.stdout[-3000:] + done.stderr[-3000:]
+    _, records, _ = read_records(tmp_path / "vercel-ai-sdk.results.jsonl")
+    targets = {"anthropic", "gemini", "openai-chat", "openai-responses"}  # the harness's tools pairs
+    ran = {k: r for k, r in records.items() if r["source"] == "canonical" and r["target"] in targets}
+    assert len(ran) == 4, sorted(records)
+    # not errored: the SDK was never called; the reason is the harness's
+    assert ran and {r["outcome"] for r in ran.values()} == {"skipped"}
+    why = "protocol.unsupported: no AI SDK counterpart: a ToolSet is keyed by name"
+    assert all(r["message"].startswith(why) for r in ran.values())

@@ -2,11 +2,11 @@
 // `ModelMessage`s, a `ToolSet` of `tool({inputSchema: jsonSchema(...)})`, a `toolChoice`, call settings
 // and, only where a canonical setting needs one, `providerOptions`. Pure: no provider package is called
 // here. What has no AI SDK counterpart raises `NoCounterpart` (answered `protocol.unsupported`: the check
-// cannot be judged), never a corpus error code of the harness's own making. README.md has the table.
+// is skipped, not judged), never a corpus error code of the harness's own making. README.md has the table.
 
 import { jsonSchema, Output, tool } from "ai";
 
-/** A canonical construct the AI SDK cannot be given: the check is not judged (protocol.unsupported). */
+/** A canonical construct the AI SDK cannot be given: the check is skipped, not judged (protocol.unsupported). */
 export class NoCounterpart extends Error {
   constructor(message, path = null) {
     super(message);
