@@ -27,6 +27,7 @@ __all__ = [
 ]
 
 BASE_URI = "https://toolwire.dev/schemas/"
+_DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 _MAX_ERRORS = 20
 _lock = threading.Lock()
 
@@ -66,6 +67,10 @@ def _registry(root: Path) -> Any:
             raise SchemaError(f"{path}: {exc}") from exc
         if not isinstance(doc, dict):
             continue
+        if doc.get("$schema") == _DRAFT_2020_12:
+            # the draft is the default: without `$schema`, a `$ref` into this file keeps the validator class
+            # (jsonschema picks the class of a referenced schema by its `$schema`), so toolwire's keywords hold
+            doc = {k: v for k, v in doc.items() if k != "$schema"}
         resource = Resource.from_contents(doc, default_specification=DRAFT202012)
         uri = BASE_URI + path.relative_to(root).as_posix()
         resources.append((uri, resource))
@@ -89,7 +94,7 @@ def _validator(root: Path, rel: str) -> Any:
     if not isinstance(schema, dict):
         raise SchemaError(f"{path}: a schema must be a JSON object")
     uri = schema.get("$id") if isinstance(schema.get("$id"), str) else BASE_URI + rel
-    cls = validator_for(schema)
+    cls = with_toolwire_keywords(validator_for(schema))
     # validate through a one-line root that refers to the registered (already crawled) schema: the root
     # resource is the only uncrawled one, so reference lookups stay cheap
     stub = {"$ref": uri}
@@ -97,6 +102,33 @@ def _validator(root: Path, rel: str) -> Any:
         stub["$schema"] = schema["$schema"]
     cls.check_schema(schema)
     return cls(stub, registry=_registry(root))
+
+
+#: keywords toolwire adds to JSON Schema for provider rules no standard keyword can say (INTERPRETING.md,
+#: "Wire validation"); a validator that does not know them ignores them, as JSON Schema says
+TOOLWIRE_KEYWORDS = ("requiredInProperties",)
+
+
+def _required_in_properties(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
+    """``requiredInProperties: true``: every name an object's ``required`` lists is a key of its
+    ``properties`` (Gemini: ``parameters.required[0]: property is not defined``)."""
+    from jsonschema.exceptions import ValidationError
+
+    if value is not True or not isinstance(instance, dict) or not isinstance(instance.get("required"), list):
+        return
+    defined = instance.get("properties")
+    defined = defined if isinstance(defined, dict) else {}
+    for i, name in enumerate(instance["required"]):
+        if isinstance(name, str) and name not in defined:
+            yield ValidationError(f"{name!r} is required but not defined in properties", path=["required", i])
+
+
+@lru_cache(maxsize=8)
+def with_toolwire_keywords(cls: Any) -> Any:
+    """``cls`` (a jsonschema validator class) that also checks toolwire's keywords (``TOOLWIRE_KEYWORDS``)."""
+    from jsonschema.validators import extend
+
+    return extend(cls, {"requiredInProperties": _required_in_properties})
 
 
 def _pointer(parts: Any) -> str:
