@@ -442,6 +442,11 @@ class _Linter:
         errors = self.wire_validate(path, "/source/payload", dialect, kind, source["payload"])
         if errors is False:
             return
+        because = source.get("invalid_because")
+        if because is not None and source.get("invalid") is not True:
+            self.add(path, "/source/invalid_because", "given, but the source is not marked invalid")
+        if source.get("invalid") is True and because is not None:
+            return  # a provider rule no schema states: the case says which
         if source.get("invalid") is True:
             if errors is None:
                 self.add(
@@ -453,7 +458,8 @@ class _Linter:
                 self.add(
                     path,
                     "/source/payload",
-                    f"marked invalid, but the {dialect} wire schema for {kind!r} accepts it",
+                    f"marked invalid, but the {dialect} wire schema for {kind!r} accepts it (a provider rule no "
+                    "schema states goes in `invalid_because`)",
                 )
             return
         for error in errors or ():
