@@ -53,6 +53,7 @@ class Session:
                     "kinds": caps["kinds"],
                     "profiles": caps["profiles"],
                     "error_codes": caps["error_codes"],
+                    "validates_input": caps["validates_input"],
                 },
             },
         }

@@ -22,6 +22,7 @@ class Translator:
             "kinds": {kind: [list(p) for p in KIND_PAIRS.get(kind, (("*", "*"),))] for kind in KINDS},
             "profiles": {key: list(values) for key, values in PROFILE_VALUES.items()},
             "error_codes": "toolwire",
+            "validates_input": True,
         }
 
     def translate(

@@ -101,6 +101,10 @@ def check_record(check: Check, result: CheckResult) -> dict[str, Any]:
         rec["projected_from"] = check.projected_from
     if result.unit is not None:
         rec["unit"] = result.unit
+    if result.source_invalid:
+        rec["source_invalid"] = True
+    if result.handled is not None:
+        rec["handled"] = result.handled
     if result.message:
         rec["message"] = result.message
     if result.diff:

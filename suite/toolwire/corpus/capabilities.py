@@ -10,13 +10,17 @@ from typing import Any
 
 from .load import Corpus
 
-__all__ = ["ERROR_CODES", "KINDS", "problems", "speaks_toolwire_codes"]
+__all__ = ["ERROR_CODES", "KINDS", "VALIDATES_INPUT", "problems", "speaks_toolwire_codes", "validates_input"]
 
 #: the kinds of translation (schemas/common.schema.json)
 KINDS = ("tools", "tool_choice", "request", "response", "stream", "text")
 
 #: the capability that says the implementation refuses with toolwire's error codes (corpus/errors.json)
 ERROR_CODES = "error_codes"
+
+#: the capability that says the implementation checks its input and refuses what is invalid in its own dialect
+#: (INTERPRETING.md, "Error expectations"): only then is it judged on refusing such input
+VALIDATES_INPUT = "validates_input"
 
 
 def _closest(word: str, choices: Iterable[str]) -> str:
@@ -28,7 +32,8 @@ def _closest(word: str, choices: Iterable[str]) -> str:
 
 def problems(capabilities: dict[str, Any], corpus: Corpus) -> list[str]:
     """Every entry of ``capabilities`` that names nothing in ``corpus``: unknown kinds, dialects in pairs,
-    profile keys and values, and an ``error_codes`` that is not ``"toolwire"``/``"own"``."""
+    profile keys and values, an ``error_codes`` that is not ``"toolwire"``/``"own"``, a ``validates_input``
+    that is not a boolean."""
     out: list[str] = []
     named = {c.source_dialect for c in corpus.cases}
     named |= {str(e.get("dialect")) for c in corpus.cases for e in c.expect}
@@ -58,6 +63,9 @@ def problems(capabilities: dict[str, Any], corpus: Corpus) -> list[str]:
     codes = capabilities.get(ERROR_CODES, "own")
     if codes not in ("toolwire", "own"):
         out.append(f"{ERROR_CODES} is {codes!r}: 'toolwire' (codes of corpus/errors.json) or 'own'")
+    validates = capabilities.get(VALIDATES_INPUT, False)
+    if not isinstance(validates, bool):
+        out.append(f"{VALIDATES_INPUT} is {validates!r}: true (it refuses invalid input) or false (default)")
     return out
 
 
@@ -65,3 +73,9 @@ def speaks_toolwire_codes(capabilities: dict[str, Any]) -> bool:
     """True when the implementation's refusals carry toolwire's error codes, so the corpus's codes and paths
     are compared; otherwise a refusal where one is expected is right whatever it says."""
     return capabilities.get(ERROR_CODES) == "toolwire"
+
+
+def validates_input(capabilities: dict[str, Any]) -> bool:
+    """True when the implementation declares that it refuses input invalid in its own dialect; otherwise what
+    it does with such input (refuse, forward, repair) is information, never a failure."""
+    return capabilities.get(VALIDATES_INPUT) is True

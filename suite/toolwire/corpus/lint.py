@@ -458,8 +458,8 @@ class _Linter:
                 self.add(
                     path,
                     "/source/payload",
-                    f"marked invalid, but the {dialect} wire schema for {kind!r} accepts it (a provider rule no "
-                    "schema states goes in `invalid_because`)",
+                    f"marked invalid, but the {dialect} wire schema for {kind!r} accepts it "
+                    "(a provider rule no schema states goes in `invalid_because`)",
                 )
             return
         for error in errors or ():

@@ -14,6 +14,7 @@ from typing import Any
 from .. import paths
 from . import wire
 from .projection import Projection, project_choice, project_path, project_tools
+from .stream_wire import stream_wire_errors
 from .variants import DELIVERY_PREFIX, FRESH_IDS, fresh_ids_apply, stream_variants
 
 __all__ = [
@@ -129,6 +130,22 @@ class Check:
             else:
                 want["path"] = moved
         return want
+
+    @cached_property
+    def source_problems(self) -> list[str]:
+        """Why this check's input is invalid in its own dialect ([] when it is valid): the case marks its
+        source ``invalid`` (a provider rule no schema can say, with the case's ``refs``), or the source
+        dialect's wire schema rejects it (each stream event's ``data`` against the stream schema). A
+        projection of an invalid source says the same thing, so it is invalid too."""
+        source = self.case.data["source"]
+        if source.get("invalid"):
+            because = source.get("invalid_because") or "its wire schema rejects it"
+            return [f"the case marks its {self.case.source_dialect} source invalid: {because}"]
+        if self.kind == "stream":
+            found = stream_wire_errors(self.source, self.source_payload, schemas=self.schemas_root)
+        else:
+            found = wire.validate(self.source, self.kind, self.source_payload, schemas=self.schemas_root)
+        return [f"{self.source} wire schema: {error}" for error in found or ()]
 
     @property
     def projected_from(self) -> str | None:

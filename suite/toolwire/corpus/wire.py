@@ -68,8 +68,8 @@ def _registry(root: Path) -> Any:
         if not isinstance(doc, dict):
             continue
         if doc.get("$schema") == _DRAFT_2020_12:
-            # the draft is the default: without `$schema`, a `$ref` into this file keeps the validator class
-            # (jsonschema picks the class of a referenced schema by its `$schema`), so toolwire's keywords hold
+            # the draft is the default: without `$schema`, a `$ref` into this file keeps the validator
+            # class (jsonschema picks a referenced schema's class by its `$schema`): toolwire's keywords hold
             doc = {k: v for k, v in doc.items() if k != "$schema"}
         resource = Resource.from_contents(doc, default_specification=DRAFT202012)
         uri = BASE_URI + path.relative_to(root).as_posix()

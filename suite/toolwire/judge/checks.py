@@ -12,12 +12,17 @@ from typing import Any
 from ..adapters import Adapter, Answer
 from ..corpus import Check, equivalence, matchers, resolve_profile, wire
 from ..corpus.matchers import compare, format_diff, records
+from ..corpus.stream_wire import stream_wire_errors
 from ..jsonvalue import clip
+from ..streams.dialects import accumulate
+from ..streams.payload import StreamError
 from .lifting import LIFTABLE
 
 __all__ = [
+    "HANDLED",
     "OUTCOMES",
     "READ_BY_CLIENTS",
+    "READ_BY_PROVIDERS",
     "WireVerdict",
     "comparable",
     "read_by_client",
@@ -33,6 +38,16 @@ __all__ = [
 ]
 
 OUTCOMES = ("passed", "failed", "errored", "skipped", "xfailed", "xpassed")
+
+#: what an implementation did where the corpus expects a refusal and that passes all the same: with input
+#: invalid in its own dialect (not validating it), ``refused`` it, ``forwarded`` it (the target rejects the
+#: output in turn) or ``repaired`` it (the target accepts the output); with valid input that the target cannot
+#: express, ``left-to-provider`` (an output the target rejects: the client gets the provider's error) or
+#: ``accepted-degrade`` (the output the case accepts under another value of a profile key)
+HANDLED = ("refused", "forwarded", "repaired", "left-to-provider", "accepted-degrade")
+
+#: kinds whose output a provider reads (and rejects when invalid); the others are read by a client
+READ_BY_PROVIDERS = frozenset({"tools", "tool_choice", "request"})
 
 
 @dataclass
@@ -50,6 +65,11 @@ class CheckResult:
     unit: str | None = None
     #: the differences of ``diff`` as records (``matchers.Difference.record``), for the reports to group
     differences: list[dict[str, Any]] = field(default_factory=list)
+    #: the input is invalid in its own dialect (``Check.source_problems``) and a refusal was expected
+    source_invalid: bool = False
+    #: how a passed check met a refusal expectation without the refusal (INTERPRETING.md, "Error
+    #: expectations"): one of HANDLED; information for the reports, never a finding
+    handled: str | None = None
 
 
 def _pair_declared(pairs: list[Any], source: str, target: str) -> bool:
@@ -214,6 +234,9 @@ def read_by_client(dialect: str, kind: str, payload: Any, schemas: Path | None =
 def _wire(check: Check, payload: Any, dialect: str | None = None) -> WireVerdict:
     dialect = dialect or check.target
     try:
+        if check.kind == "stream":  # event by event: the stream schema describes one event's data
+            found = stream_wire_errors(dialect, payload, schemas=check.schemas_root)
+            return WireVerdict(None if found is None else not found, found or [])
         if check.kind in READ_BY_CLIENTS:
             return read_by_client(dialect, check.kind, payload, check.schemas_root)
         errors = wire.validate(dialect, check.kind, payload, schemas=check.schemas_root)
@@ -244,10 +267,18 @@ def _path_of(error: dict[str, Any]) -> str:
     return "(none)" if path is None else (path or "(root)")
 
 
-def judge(check: Check, answer: Answer, expected_key: str = "payload", codes: bool = True) -> CheckResult:
+def judge(
+    check: Check,
+    answer: Answer,
+    expected_key: str = "payload",
+    codes: bool = True,
+    validates: bool = True,
+) -> CheckResult:
     """Compare an implementation's answer with the check's expectation. ``codes``: the implementation
     refuses with toolwire's error codes, so a refusal's code and path are compared with the corpus's;
-    otherwise a refusal where one is expected is right, whatever it says (INTERPRETING.md)."""
+    otherwise a refusal where one is expected is right, whatever it says. ``validates``: it declares that it
+    refuses input invalid in its own dialect; otherwise, where such input is to be refused, anything but a
+    crash passes and what it did is recorded (INTERPRETING.md, "Error expectations")."""
     exp = check.expectation
     ms = answer.duration_ms
     if answer.status == "unsupported":  # no counterpart in the implementation: nothing to judge
@@ -256,6 +287,8 @@ def judge(check: Check, answer: Answer, expected_key: str = "payload", codes: bo
         return CheckResult("errored", message=answer.crash, duration_ms=ms)
     if answer.mutated is not None:
         return mutated(answer)
+    if "error" in exp and not validates and check.source_problems:
+        return _invalid_input(check, answer)
     if answer.status == "error":
         actual = answer.error or {}
         if "error" in exp:
@@ -296,16 +329,7 @@ def judge(check: Check, answer: Answer, expected_key: str = "payload", codes: bo
     payload = answer.payload
     output = _wire(check, payload)
     if "error" in exp:
-        want = check.expected_error
-        where = f" at {want['path']}" if want.get("path") is not None else ""
-        return CheckResult(
-            "failed",
-            wire_valid=output.wire_valid,
-            wire_errors=output.wire_errors,
-            duration_ms=ms,
-            message=f"translated where a refusal with {want.get('code')!r}{where} was expected",
-            diff="output: " + clip(json.dumps(payload, ensure_ascii=False), 2000),
-        )
+        return _translated_instead_of_refused(check, payload, output, ms)
     expected, actual = comparable(check, exp.get(expected_key), payload)
     return _judge_payload(
         expected,
@@ -317,6 +341,124 @@ def judge(check: Check, answer: Answer, expected_key: str = "payload", codes: bo
         matches="output matches the expectation but is",
         say_valid=True,
     )
+
+
+def _invalid_input(check: Check, answer: Answer) -> CheckResult:
+    """The verdict on what an implementation that does not validate its input did with input invalid in its
+    own dialect, where a refusal is expected: garbage in is no translation bug (rule (a) of "What a failure
+    means"), so it passes, and what it did is recorded for the report's input-validation line."""
+    why = check.source_problems[0]
+    base = CheckResult("passed", duration_ms=answer.duration_ms, source_invalid=True)
+    if answer.status == "error":
+        actual = answer.error or {}
+        base.handled, base.actual_error = "refused", actual
+        base.message = f"input invalid in its own dialect ({why}): refused with {actual.get('code')!r}"
+        return base
+    output = _wire(check, answer.payload)
+    base.wire_valid, base.wire_errors = output.wire_valid, output.wire_errors
+    if output.wire_valid is False:
+        base.handled = "forwarded"
+        base.message = (
+            f"input invalid in its own dialect ({why}): passed on, and the {check.target} wire schema "
+            f"rejects the output in turn ({output.wire_errors[0]})"
+        )
+    else:
+        base.handled = "repaired"
+        base.message = (
+            f"input invalid in its own dialect ({why}): translated into an output {check.target} accepts"
+        )
+    return base
+
+
+def _degrade_offered(check: Check) -> list[dict[str, Any]]:
+    """The case's payload expectations toward the check's target under other profile values: the degrades
+    the case accepts where this check expects a refusal (a faithful form exists under that policy)."""
+    return [
+        e
+        for e in check.case.expect
+        if e.get("dialect") == check.target and "payload" in e and e.get("when") != check.when
+    ]
+
+
+def _translated_instead_of_refused(check: Check, payload: Any, output: WireVerdict, ms: float) -> CheckResult:
+    """The verdict on an output where the corpus expects a refusal of valid input that the target cannot
+    express. An output the target accepts changed the meaning silently (rule (b)) unless it is a degrade the
+    case accepts; one the target's provider rejects reaches the client as an error, as a refusal would,
+    unless a faithful degrade exists; a stream that ends unfinished passes its truncation on to the client."""
+    want = check.expected_error
+    where = f" at {want['path']}" if want.get("path") is not None else ""
+    if check.source_problems:  # reached only by an implementation that declares it validates its input
+        return CheckResult(
+            "failed",
+            wire_valid=output.wire_valid,
+            wire_errors=output.wire_errors,
+            duration_ms=ms,
+            source_invalid=True,
+            message=f"translated input invalid in its own dialect ({check.source_problems[0]}) where a "
+            f"refusal with {want.get('code')!r}{where} was expected of an implementation that declares "
+            "validates_input",
+            diff="output: " + clip(json.dumps(payload, ensure_ascii=False), 2000),
+        )
+    degrades = _degrade_offered(check)
+    for alternative in degrades:
+        expected, actual = comparable(check, alternative["payload"], payload)
+        if not compare(expected, actual) and output.wire_valid is not False:
+            when = ", ".join(f"{k}={v}" for k, v in sorted((alternative.get("when") or {}).items()))
+            return CheckResult(
+                "passed",
+                wire_valid=output.wire_valid,
+                duration_ms=ms,
+                handled="accepted-degrade",
+                message=f"the degrade the case accepts under {when or 'the defaults'}, where a refusal "
+                f"with {want.get('code')!r}{where} is expected under this profile",
+            )
+    if output.wire_valid is False and check.kind in READ_BY_PROVIDERS and not degrades:
+        return CheckResult(
+            "passed",
+            wire_valid=False,
+            wire_errors=output.wire_errors,
+            duration_ms=ms,
+            handled="left-to-provider",
+            message=f"left to the provider: {check.target} has no faithful form (a refusal with "
+            f"{want.get('code')!r}{where} is expected) and its wire schema rejects the output "
+            f"({output.wire_errors[0]}), so the client gets the provider's error instead",
+        )
+    if check.kind == "stream" and want.get("code") == "stream.truncated" and _unfinished(check, payload):
+        return CheckResult(
+            "passed",
+            wire_valid=output.wire_valid,
+            duration_ms=ms,
+            handled="forwarded",
+            message=f"the truncated source stream is passed on: the {check.target} output ends "
+            "before its terminal event too, so the client sees the stream break",
+        )
+    if output.wire_valid is False:
+        found = f"; the {check.target} wire schema rejects the output ({output.wire_errors[0]})"
+        if degrades:
+            found += ", although the case accepts a degrade the provider takes"
+    elif check.kind in READ_BY_PROVIDERS:
+        found = f"; the {check.target} provider accepts this output, so the input's meaning changed silently"
+    else:
+        found = f"; a {check.target} client reads this output as a valid answer that says something else"
+    return CheckResult(
+        "failed",
+        wire_valid=output.wire_valid,
+        wire_errors=output.wire_errors,
+        duration_ms=ms,
+        message=f"translated where a refusal with {want.get('code')!r}{where} was expected{found}",
+        diff="output: " + clip(json.dumps(payload, ensure_ascii=False), 2000),
+    )
+
+
+def _unfinished(check: Check, payload: Any) -> bool:
+    """Whether a stream output ends before its terminal event (it accumulates to ``stream.truncated``)."""
+    try:
+        accumulate(payload, check.target)
+    except StreamError as exc:
+        return exc.code == "stream.truncated"
+    except Exception:
+        return False
+    return False
 
 
 def mutated(answer: Answer) -> CheckResult:

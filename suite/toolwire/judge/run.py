@@ -9,7 +9,7 @@ from typing import Any
 
 from ..adapters import Adapter, describe_crash
 from ..corpus import Check
-from ..corpus.capabilities import speaks_toolwire_codes
+from ..corpus.capabilities import speaks_toolwire_codes, validates_input
 from ..corpus.variants import FRESH_IDS
 from . import fresh_ids
 from .checks import CheckResult, applicable, handed_profile, judge, lifted, run_round_trip
@@ -30,6 +30,7 @@ def run_check(
             return CheckResult("skipped", message=reason)
         profile = handed_profile(check, adapter.capabilities, profiles)
         codes = speaks_toolwire_codes(adapter.capabilities)
+        validates = validates_input(adapter.capabilities)
         if check.variant == FRESH_IDS:
             return fresh_ids.run_fresh_ids(adapter, check, profile)
         if check.kind == "stream":
@@ -40,11 +41,11 @@ def run_check(
             request = lift_request(check)
             answer = adapter.translate("request", check.source, check.target, request, profile)
             codes = codes and not refused_at_added_tools(check, answer)
-            result = judge(check, lower_answer(check, answer), codes=codes)
+            result = judge(check, lower_answer(check, answer), codes=codes, validates=validates)
             result.unit = "request"
             return result
         answer = adapter.translate(check.kind, check.source, check.target, check.source_payload, profile)
-        return judge(check, answer, codes=codes)
+        return judge(check, answer, codes=codes, validates=validates)
     except Exception as exc:
         return CheckResult(
             "errored",

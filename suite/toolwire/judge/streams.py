@@ -32,7 +32,7 @@ from typing import Any
 
 from ..adapters.delivery import reads_from_network
 from ..corpus import wire
-from ..corpus.capabilities import speaks_toolwire_codes
+from ..corpus.capabilities import speaks_toolwire_codes, validates_input
 from ..corpus.matchers import compare, format_diff, records
 from ..corpus.stream_wire import stream_wire_errors
 from ..corpus.variants import DELIVERY_PREFIX, INCREMENTAL
@@ -139,7 +139,8 @@ def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
     else:
         answer = adapter.translate_stream(check.source, check.target, events, profile)
     if answer.status != "payload" or "error" in check.expectation or answer.mutated is not None:
-        result = judge(check, answer, codes=speaks_toolwire_codes(adapter.capabilities))
+        caps = adapter.capabilities
+        result = judge(check, answer, codes=speaks_toolwire_codes(caps), validates=validates_input(caps))
         if label and result.message:
             result.message = label + result.message
         return result

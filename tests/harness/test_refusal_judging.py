@@ -1,0 +1,237 @@
+"""Refusal expectations judged by what reaches the client (INTERPRETING.md, "Error expectations"): input
+invalid in its own dialect is judged only for an implementation that declares it validates input; valid input
+with no faithful target form may be refused or left to the provider, never silently changed.
+Each test runs a real corpus check through a small translator that has one behaviour."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from toolwire.adapters.inprocess import PythonAdapter
+from toolwire.corpus import load_corpus
+from toolwire.corpus.capabilities import problems
+from toolwire.judge import run_check
+from toolwire.protocol import TranslationRefusal
+from toolwire.results import check_record
+from toolwire_reference import translate
+
+
+@pytest.fixture(scope="module")
+def checks() -> dict[str, Any]:
+    return {c.id: c for c in load_corpus().checks()}
+
+
+class Behaviour:
+    """A translator declaring every pair and profile: ``answer(kind, source, target, payload)`` answers."""
+
+    def __init__(self, answer: Any, validates: bool | None = None) -> None:
+        self.answer = answer
+        self.validates = validates
+
+    def capabilities(self) -> dict[str, Any]:
+        caps: dict[str, Any] = {
+            "name": "behaviour",
+            "version": "0",
+            "language": "python",
+            "kinds": {k: [["*", "*"]] for k in ("tools", "tool_choice", "request", "response", "stream")},
+            "profiles": {"openai.strict": ["*"], "unsupported": ["*"], "ids.orphans": ["*"]},
+        }
+        if self.validates is not None:
+            caps["validates_input"] = self.validates
+        return caps
+
+    def translate(self, kind: str, source: str, target: str, payload: Any, profile: Any) -> Any:
+        return self.answer(kind, source, target, copy.deepcopy(payload))
+
+    def translate_stream(self, source: str, target: str, events: Any, profile: Any) -> Any:
+        return self.answer("stream", source, target, copy.deepcopy(list(events)))
+
+
+def forward(kind: str, source: str, target: str, payload: Any) -> Any:
+    """A pass-through: Anthropic tools keep their name, ``input_schema`` comes from ``parameters``."""
+    if kind == "tools" and source == "canonical" and target == "anthropic":
+        return [
+            {"name": t["name"], "description": t["description"], "input_schema": t["parameters"]}
+            for t in payload
+        ]
+    return payload
+
+
+def refuse(kind: str, source: str, target: str, payload: Any) -> Any:
+    raise TranslationRefusal("invalid_input", "no", None)
+
+
+def run(checks: dict[str, Any], check_id: str, impl: Behaviour) -> dict[str, Any]:
+    check = checks[check_id]
+    return check_record(check, run_check(PythonAdapter("python:behaviour", impl), check))
+
+
+INVALID = "validation/invalid-property-type[canonical>anthropic]"
+
+
+def test_forwarding_invalid_input_unchanged_is_no_failure(checks: dict[str, Any]) -> None:
+    record = run(checks, INVALID, Behaviour(forward))
+    assert record["outcome"] == "passed"
+    assert record["source_invalid"] is True and record["handled"] == "forwarded"
+    assert "input invalid in its own dialect" in record["message"]
+
+
+def test_refusing_or_repairing_invalid_input_is_recorded(checks: dict[str, Any]) -> None:
+    assert run(checks, INVALID, Behaviour(refuse))["handled"] == "refused"
+
+    def repair(kind: str, source: str, target: str, payload: Any) -> Any:
+        tools = forward(kind, source, target, payload)
+        tools[0]["input_schema"]["properties"]["count"]["type"] = "integer"
+        return tools
+
+    assert run(checks, INVALID, Behaviour(repair))["handled"] == "repaired"
+
+
+def test_an_implementation_declaring_validation_is_judged_on_refusing(checks: dict[str, Any]) -> None:
+    record = run(checks, INVALID, Behaviour(forward, validates=True))
+    assert record["outcome"] == "failed" and "handled" not in record
+
+
+def test_invalid_input_still_fails_a_translator_that_mutates_or_crashes(checks: dict[str, Any]) -> None:
+    def crash(kind: str, source: str, target: str, payload: Any) -> Any:
+        raise RuntimeError("boom")
+
+    assert run(checks, INVALID, Behaviour(crash))["outcome"] == "errored"
+    check = checks[INVALID]
+
+    class Mutates(Behaviour):
+        def translate(self, kind: str, source: str, target: str, payload: Any, profile: Any) -> Any:
+            payload[0]["name"] = "changed"
+            return forward(kind, source, target, copy.deepcopy(payload))
+
+    result = run_check(PythonAdapter("python:m", Mutates(forward)), check)
+    assert result.outcome == "failed" and "mutated its input" in (result.message or "")
+
+
+NO_FAITHFUL_FORM = "validation/required-not-in-properties-nested[anthropic>gemini]"
+
+
+def test_valid_input_the_target_rejects_forwarded_is_left_to_the_provider(
+    checks: dict[str, Any],
+) -> None:
+    def to_gemini(kind: str, source: str, target: str, payload: Any) -> Any:
+        return [
+            {"functionDeclarations": [{"name": t["name"], "parameters": t["input_schema"]} for t in payload]}
+        ]
+
+    check = checks[NO_FAITHFUL_FORM]
+    assert not check.source_problems
+    record = run(checks, NO_FAITHFUL_FORM, Behaviour(to_gemini))
+    assert record["outcome"] == "passed" and record["handled"] == "left-to-provider"
+    assert "required but not defined in properties" in record["message"]
+
+
+def test_valid_input_silently_rewritten_into_an_accepted_output_fails(checks: dict[str, Any]) -> None:
+    def drop_required(kind: str, source: str, target: str, payload: Any) -> Any:
+        out = []
+        for tool in payload:
+            schema = copy.deepcopy(tool["input_schema"])
+            schema["properties"]["rows"]["items"].pop("required")
+            out.append({"name": tool["name"], "parameters": schema})
+        return [{"functionDeclarations": out}]
+
+    record = run(checks, NO_FAITHFUL_FORM, Behaviour(drop_required))
+    assert record["outcome"] == "failed"
+    assert "provider accepts this output" in record["message"]
+
+
+def test_forwarding_what_the_target_rejects_fails_where_a_degrade_exists(
+    checks: dict[str, Any],
+) -> None:
+    """Portkey sending exclusiveMinimum to Gemini: a faithful degrade exists, so forwarding is no excuse."""
+    check_id = "tools/gemini-unsupported-exclusive-minimum-nested[canonical>gemini]"
+    check = checks[check_id]
+    assert [e for e in check.case.expect if e["dialect"] == "gemini" and "payload" in e]
+
+    def forward_keyword(kind: str, source: str, target: str, payload: Any) -> Any:
+        return [
+            {
+                "functionDeclarations": [
+                    {
+                        "name": t["name"],
+                        "description": t.get("description", ""),
+                        "parameters": t["parameters"],
+                    }
+                    for t in payload
+                ]
+            }
+        ]
+
+    record = run(checks, check_id, Behaviour(forward_keyword))
+    assert record["outcome"] == "failed" and "degrade" in record["message"]
+
+
+def test_the_degrade_the_case_accepts_passes_under_the_refusing_profile(checks: dict[str, Any]) -> None:
+    check_id = "tools/gemini-unsupported-exclusive-minimum-nested[canonical>gemini]"
+    check = checks[check_id]
+
+    def degrade(kind: str, source: str, target: str, payload: Any) -> Any:
+        return translate("tools", payload, source=source, target=target, profile={"unsupported": "degrade"})
+
+    record = run(checks, check_id, Behaviour(degrade))
+    assert check.when.get("unsupported", "error") == "error"
+    assert record["outcome"] == "passed" and record["handled"] == "accepted-degrade"
+
+
+def test_a_truncated_stream_passed_on_truncated_is_faithful(checks: dict[str, Any]) -> None:
+    check_id = "streams/anthropic-truncated-mid-tool-call[anthropic>anthropic]"
+    if check_id not in checks:
+        check_id = next(
+            i for i in checks if i.startswith("streams/anthropic-truncated-mid-tool-call[anthropic>")
+        )
+    check = checks[check_id]
+
+    def same(kind: str, source: str, target: str, payload: Any) -> Any:
+        return translate_stream_events(payload, source, target)
+
+    record = run(checks, check_id, Behaviour(same))
+    assert record["outcome"] == "passed" and record["handled"] == "forwarded", record
+    assert check.expected_error["code"] == "stream.truncated"
+
+
+def translate_stream_events(events: list[Any], source: str, target: str) -> list[Any]:
+    """The reference's translation up to its refusal at the end: a stream cut where its source was."""
+    from toolwire_reference import translate_stream
+    from toolwire_reference.errors import TranslationError
+
+    out: list[Any] = []
+    try:
+        for event in translate_stream(iter(events), source=source, target=target):
+            out.append(event)
+    except TranslationError:
+        pass
+    return out
+
+
+def test_a_completed_stream_made_from_a_truncated_one_fails(checks: dict[str, Any]) -> None:
+    check_id = next(
+        i for i in checks if i.startswith("streams/anthropic-truncated-mid-tool-call[anthropic>openai-chat")
+    )
+
+    def complete(kind: str, source: str, target: str, payload: Any) -> Any:
+        out = translate_stream_events(payload, source, target)
+        stop = {
+            "id": "x",
+            "object": "chat.completion.chunk",
+            "created": 1,
+            "model": "m",
+            "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}],
+        }
+        return [*out, {"data": stop}, {"data": "[DONE]"}]
+
+    record = run(checks, check_id, Behaviour(complete))
+    assert record["outcome"] == "failed"
+    assert "array is invalid" not in record["message"] and "top level" not in record["message"]
+
+
+def test_validates_input_must_be_a_boolean() -> None:
+    corpus = load_corpus()
+    assert any("validates_input" in p for p in problems({"validates_input": "yes"}, corpus))
+    assert not problems({"validates_input": True}, corpus)
