@@ -31,23 +31,40 @@ def test_corpus_subset_runs(tmp_path: Path) -> None:
     run_subset(tmp_path, NAME, SELECTION)
 
 
-#: (source, target, the source's choice members) → handed to ``bind_tools`` exactly as carried
+#: (source, target, the source's choice members, what ``bind_tools`` is handed): strings as they are (no
+#: ``"required"`` -> ``"any"``: LangChain's own reading of it is judged), a provider's dict in its vocabulary
 CHOICES = [
-    ("openai-chat", "anthropic", {"tool_choice": "required"}),
-    ("openai-chat", "anthropic", {"tool_choice": "none"}),
-    ("openai-chat", "anthropic", {"tool_choice": {"type": "function", "function": {"name": "f"}}}),
-    ("openai-chat", "openai-responses", {"tool_choice": "required", "parallel_tool_calls": False}),
-    ("anthropic", "openai-chat", {"tool_choice": {"type": "any", "disable_parallel_tool_use": True}}),
-    ("anthropic", "openai-chat", {"tool_choice": {"type": "tool", "name": "f"}}),
+    ("openai-chat", "anthropic", {"tool_choice": "required"}, {"tool_choice": "required"}),
+    ("openai-chat", "anthropic", {"tool_choice": "none"}, {"tool_choice": "none"}),
+    (
+        "openai-chat",
+        "anthropic",
+        {"tool_choice": {"type": "function", "function": {"name": "f"}}},
+        {"tool_choice": "f"},
+    ),
+    (
+        "openai-chat",
+        "openai-responses",
+        {"tool_choice": "required", "parallel_tool_calls": False},
+        {"tool_choice": "required", "parallel_tool_calls": False},
+    ),
+    (
+        "anthropic",
+        "openai-chat",
+        {"tool_choice": {"type": "any", "disable_parallel_tool_use": True}},
+        {"tool_choice": "any", "parallel_tool_calls": False},
+    ),
+    ("anthropic", "openai-chat", {"tool_choice": {"type": "tool", "name": "f"}}, {"tool_choice": "f"}),
 ]
 
 
-@pytest.mark.parametrize(("source", "target", "choice"), CHOICES)
-def test_bind_tools_gets_the_source_choice_unchanged(
-    source: str, target: str, choice: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(("source", "target", "choice", "handed"), CHOICES)
+def test_bind_tools_gets_the_choice_a_user_writes(
+    source: str, target: str, choice: dict[str, Any], handed: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The adapter rewrites no tool choice into LangChain's vocabulary before ``bind_tools`` sees it (a
-    user porting a request hands over what the request carries); what ``bind_tools`` makes of it is judged."""
+    """No string is rewritten before ``bind_tools`` sees it (the adapter once turned ``"required"`` into
+    ``"any"``, hiding LangChain reading it as a tool's name); a provider's dict is spelled as a LangChain user
+    writes it (a tool's name, a mode), since nobody hands ``ChatOpenAI`` an Anthropic dict."""
     require(NAME)
     from langchain_anthropic import ChatAnthropic
     from langchain_openai import ChatOpenAI
@@ -63,4 +80,4 @@ def test_bind_tools_gets_the_source_choice_unchanged(
 
         monkeypatch.setattr(cls, "bind_tools", record)
     LangChainTranslator().translate("tool_choice", source, target, copy.deepcopy(choice), {})
-    assert seen == [choice]
+    assert seen == [handed]

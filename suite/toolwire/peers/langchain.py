@@ -17,11 +17,11 @@ True)``): pure functions, no client call, no network.
   convert_to_anthropic_tool`` (each tool of the list), openai-chat → openai-responses through
   ``bind_tools`` + the Responses payload (its ``tools`` member);
 - ``tool_choice``: the same ``bind_tools`` + payload path on a one-message request (tools named as the choice
-  names them, or one ``f`` tool), keeping the target's choice members. The source's ``tool_choice`` and
-  ``parallel_tool_calls`` are handed to ``bind_tools`` exactly as the source carries them, never rewritten
-  into another vocabulary first: what ``bind_tools`` makes of a wire value (``ChatAnthropic`` reads any
-  string but ``"auto"`` / ``"any"``, ``"required"`` and ``"none"`` too, as a tool's name; ``ChatOpenAI``
-  passes a dict through as it is) is LangChain's translation, and is what is judged.
+  names them, or one ``f`` tool), keeping the target's choice members. The source's ``tool_choice`` reaches
+  ``bind_tools`` as a LangChain user writes it: a string as it is (what ``ChatAnthropic`` makes of
+  ``"required"`` or ``"none"``, a tool of that name, is LangChain's translation and is judged), a provider's
+  dict in ``bind_tools``' own vocabulary (a tool's name, a mode), since no user hands ``ChatOpenAI`` an
+  Anthropic dict (``_langchain_choice``).
 
 Not covered, and why: ``response`` and ``stream``. LangChain reads a provider's response (a Responses API
 output too, with ``ChatOpenAI(use_responses_api=True)``) into an ``AIMessage`` / ``AIMessageChunk`` and never
@@ -74,6 +74,8 @@ def _payload(source: str, target: str, body: dict[str, Any]) -> Any:
     messages = body.pop("messages", None)
     tools = body.pop("tools", None)
     choice = {k: body.pop(k) for k in ("tool_choice", "parallel_tool_calls") if k in body}
+    if "tool_choice" in choice:
+        choice.update(_langchain_choice(choice["tool_choice"]))
     model = family_model(target, body.pop("model", None), DEFAULT_MODEL[target], body)
     settings: dict[str, Any] = {"model": model}
     max_tokens = body.pop("max_completion_tokens", None) or body.pop("max_tokens", None)
@@ -98,6 +100,33 @@ def _payload(source: str, target: str, body: dict[str, Any]) -> Any:
         kwargs.update(choice)
     kwargs.update(body)
     return dump(llm._get_request_payload(history, stop=stop, **kwargs))
+
+
+def _langchain_choice(choice: Any) -> dict[str, Any]:
+    """A wire ``tool_choice`` as a LangChain user writes it for ``bind_tools``, whose vocabulary is a tool's
+    name or a mode string (``"auto"``, ``"any"``, ...): a provider's dict that names one tool (OpenAI's
+    ``{"type": "function", ...}``, Anthropic's ``{"type": "tool", ...}``) becomes that name, Anthropic's mode
+    dicts their mode (``disable_parallel_tool_use`` is ``parallel_tool_calls=False``). A string is handed over
+    as it is: what ``bind_tools`` makes of ``"required"`` or ``"none"`` is LangChain's own translation
+    (``ChatAnthropic`` reads them as tool names), and is what is judged."""
+    if not isinstance(choice, dict):
+        return {"tool_choice": choice}
+    function = choice.get("function")
+    named = function.get("name") if isinstance(function, dict) else None
+    if choice.get("type") == "function" and isinstance(named, str) and set(choice) == {"type", "function"}:
+        return {"tool_choice": named}
+    if not set(choice) <= {"type", "name", "disable_parallel_tool_use"}:
+        return {"tool_choice": choice}
+    kind = choice.get("type")
+    if kind in ("auto", "any", "none") and "name" not in choice:
+        out: dict[str, Any] = {"tool_choice": kind}
+    elif kind == "tool" and isinstance(choice.get("name"), str):
+        out = {"tool_choice": choice["name"]}
+    else:
+        return {"tool_choice": choice}
+    if choice.get("disable_parallel_tool_use") is True:
+        out["parallel_tool_calls"] = False
+    return out
 
 
 class LangChainTranslator(PeerTranslator):
