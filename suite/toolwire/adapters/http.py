@@ -21,6 +21,8 @@ The config (TOML; paths relative to the current directory)::
     profile = {}                          # the profile values the proxy implements, a value or a list of
                                           # values per key (default: each key's default)
     error_codes = "own"                   # "toolwire" when its refusals carry toolwire's codes
+    validates_input = false               # true when it refuses input invalid in its own dialect (and is
+                                          # judged on that; INTERPRETING.md "Error expectations")
     model = "gpt-4o"                      # the model the harness's own stream requests name (default
                                           # toolwire-model): for a proxy that looks it up; its response
                                           # requests name the model the upstream's reply names, if any
@@ -175,7 +177,7 @@ CONFIG_KEYS = frozenset(
     {
         "client_dialect", "upstream_dialect", "name", "version", "language", "command", "env", "url",
         "mock_port", "client_endpoint", "headers", "api_key", "secrets", "profile", "error_codes", "model",
-        "ready_timeout", "ready_log", "upstream_usage",
+        "validates_input", "ready_timeout", "ready_log", "upstream_usage",
     }
 )  # fmt: skip
 """The keys an ``http:`` config may hold (a misspelt one is an error, never silently ignored)."""
@@ -285,6 +287,7 @@ class HttpAdapter(Adapter):
             },
             "profiles": profile,
             "error_codes": str(cfg.get("error_codes") or "own"),
+            "validates_input": cfg.get("validates_input", False),
             "http": {
                 "client_dialect": self.client,
                 "upstream_dialect": self.upstream,
