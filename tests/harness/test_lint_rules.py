@@ -395,13 +395,27 @@ def test_invalid_source_must_be_rejected_by_wire_schema(corpus: Path) -> None:
     )
     assert one(corpus, "marked invalid") == (
         "cases/choice/auto.json:/source/payload: marked invalid, but the openai-chat wire schema for "
-        "'tool_choice' accepts it"
+        "'tool_choice' accepts it (a provider rule no schema states goes in `invalid_because`)"
     )
     # a payload the schema does reject is fine when marked invalid (and only then)
     edit(
         corpus / "cases/choice/auto.json", lambda c: c["source"].update(payload={"tool_choice": "sometimes"})
     )
     assert lines(corpus) == []
+
+
+def test_invalid_because_names_a_rule_no_schema_states(corpus: Path) -> None:
+    """A source the wire schema accepts may be marked invalid only with the provider rule it breaks."""
+    because = "the provider refuses it (a rule no schema states)"
+    edit(
+        corpus / "cases/choice/auto.json",
+        lambda c: c["source"].update(payload={"tool_choice": "auto"}, invalid=True, invalid_because=because),
+    )
+    assert lines(corpus) == []
+    edit(corpus / "cases/choice/auto.json", lambda c: c["source"].pop("invalid"))
+    assert one(corpus, "invalid_because") == (
+        "cases/choice/auto.json:/source/invalid_because: given, but the source is not marked invalid"
+    )
 
 
 def test_duplicate_dialect_when_expectations(corpus: Path) -> None:
