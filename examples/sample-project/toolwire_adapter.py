@@ -1,7 +1,7 @@
 """The adapter toolwire drives: what sample-gateway translates, and how (toolwire.protocol.Translator).
 Written by `toolwire init`, then filled in."""
 
-from sample_gateway import ToolError, openai_tools_to_anthropic
+from sample_gateway import ToolError, openai_tool_choice_to_anthropic, openai_tools_to_anthropic
 
 
 class Refusal(Exception):
@@ -18,13 +18,15 @@ class Translator:
             "name": "sample-gateway",
             "version": "0.1.0",
             "language": "python",
-            "kinds": {"tools": [["openai-chat", "anthropic"]]},
+            "kinds": {"tools": [["openai-chat", "anthropic"]], "tool_choice": [["openai-chat", "anthropic"]]},
             "profiles": {},
             "error_codes": "own",
         }
 
     def translate(self, kind: str, source: str, target: str, payload, profile: dict):
         try:
+            if kind == "tool_choice":
+                return openai_tool_choice_to_anthropic(payload)
             return openai_tools_to_anthropic(payload)
         except ToolError as exc:
             raise Refusal("invalid_tools", str(exc), exc.path) from exc

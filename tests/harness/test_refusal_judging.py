@@ -86,7 +86,7 @@ def test_refusing_or_repairing_invalid_input_is_recorded(checks: dict[str, Any])
         tools[0]["input_schema"]["properties"]["count"]["type"] = "integer"
         return tools
 
-    assert run(checks, INVALID, Behaviour(repair))["handled"] == "repaired"
+    assert run(checks, INVALID, Behaviour(repair))["handled"] == "translated"
 
 
 def test_an_implementation_declaring_validation_is_judged_on_refusing(checks: dict[str, Any]) -> None:

@@ -82,7 +82,7 @@ def test_the_sample_projects_workflow_passes_green_and_fails_on_a_regression(tmp
 
     green = shell(run, project)
     assert green.returncode == 0, green.stdout[-3000:] + green.stderr
-    assert "10 xfailed" in green.stdout  # the known failures, listed in toolwire-expectations.toml
+    assert "14 xfailed" in green.stdout  # the known failures, listed in toolwire-expectations.toml
     made = shell(report, project)
     assert made.returncode == 0, made.stdout + made.stderr
     assert "sample-gateway" in (project / "reports" / "sample-gateway.md").read_text()

@@ -200,7 +200,7 @@ def test_input_validation_section_and_no_findings():
         check("validation/a", outcome="passed", source_invalid=True, handled="refused"),
         check("validation/b", outcome="passed", source_invalid=True, handled="forwarded"),
         check("validation/c", outcome="passed", source_invalid=True, handled="forwarded"),
-        check("validation/d", outcome="passed", source_invalid=True, handled="repaired"),
+        check("validation/d", outcome="passed", source_invalid=True, handled="translated"),
         check("tools/e", outcome="passed", handled="left-to-provider"),
         check("tools/f", outcome="passed"),  # no new field: tolerated
     ]
@@ -208,8 +208,8 @@ def test_input_validation_section_and_no_findings():
     text = render(Results({"adapter": {"name": "x"}}, checks, None))
     section = text.split("## Input validation", 1)[1].split("\n## ", 1)[0]
     assert "| refused | 1 | `validation/a[anthropic>openai-chat]` |" in section
-    assert "| forwarded unchanged | 2 |" in section
-    assert "| repaired | 1 |" in section
+    assert "| passed on (the target rejects it in turn) | 2 |" in section
+    assert "| translated (the target's wire schema accepts the output) | 1 |" in section
     assert "Left to the provider: 1 check" in section
     plain = render(Results({"adapter": {"name": "x"}}, [check("tools/f", outcome="passed")], None))
     assert "Input validation" not in plain

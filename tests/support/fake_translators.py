@@ -29,7 +29,9 @@ EVERYTHING = {kind: [["*", "*"]] for kind in KINDS}
 
 
 class Fake:
-    """A translator that declares ``kinds``, ``profiles`` and ``error_codes`` as told; subclasses answer."""
+    """A translator that declares ``kinds``, ``profiles``, ``error_codes`` and ``validates_input`` as told
+    (it validates its input unless told otherwise: judged on every refusal the corpus expects); subclasses
+    answer."""
 
     name = "fake"
 
@@ -38,10 +40,12 @@ class Fake:
         kinds: dict[str, list[list[str]]] | None = None,
         profiles: dict[str, list[str]] | None = None,
         codes: str = "toolwire",
+        validates: bool = True,
     ) -> None:
         self.kinds = kinds if kinds is not None else EVERYTHING
         self.profiles = profiles or {}
         self.codes = codes
+        self.validates = validates
 
     def capabilities(self) -> dict[str, Any]:
         """What the test told it to declare."""
@@ -51,6 +55,7 @@ class Fake:
             "kinds": self.kinds,
             "profiles": self.profiles,
             "error_codes": self.codes,
+            "validates_input": self.validates,
         }
 
     def translate(self, kind: str, source: str, target: str, payload: Any, profile: dict[str, str]) -> Any:

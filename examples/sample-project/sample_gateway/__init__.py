@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-__all__ = ["ToolError", "openai_tools_to_anthropic"]
+__all__ = ["ToolError", "openai_tool_choice_to_anthropic", "openai_tools_to_anthropic"]
 
 
 class ToolError(ValueError):
@@ -37,3 +37,19 @@ def openai_tools_to_anthropic(tools: list[dict[str, Any]]) -> list[dict[str, Any
         converted["input_schema"] = function.get("parameters") or {"type": "object", "properties": {}}
         out.append(converted)
     return out
+
+
+def openai_tool_choice_to_anthropic(members: dict[str, Any]) -> dict[str, Any]:
+    """``tool_choice`` (and ``parallel_tool_calls``) of a Chat Completions request as a Messages request's
+    ``tool_choice``, the way it is often first written: the mode's name kept as it is."""
+    if "function_call" in members:
+        raise ToolError("the legacy function_call is not supported", "/function_call")
+    choice = members.get("tool_choice")
+    if isinstance(choice, dict):
+        function = choice.get("function")
+        if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+            raise ToolError("a named tool_choice needs function.name", "/tool_choice/function/name")
+        return {"tool_choice": {"type": "tool", "name": function["name"]}}
+    if choice is None or choice == "none":
+        return {}
+    return {"tool_choice": {"type": choice}}

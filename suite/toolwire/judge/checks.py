@@ -41,10 +41,11 @@ OUTCOMES = ("passed", "failed", "errored", "skipped", "xfailed", "xpassed")
 
 #: what an implementation did where the corpus expects a refusal and that passes all the same: with input
 #: invalid in its own dialect (not validating it), ``refused`` it, ``forwarded`` it (the target rejects the
-#: output in turn) or ``repaired`` it (the target accepts the output); with valid input that the target cannot
+#: output in turn) or ``translated`` it (the target's wire schema accepts the output: repaired, or carried on
+#: where no schema can tell); with valid input that the target cannot
 #: express, ``left-to-provider`` (an output the target rejects: the client gets the provider's error) or
 #: ``accepted-degrade`` (the output the case accepts under another value of a profile key)
-HANDLED = ("refused", "forwarded", "repaired", "left-to-provider", "accepted-degrade")
+HANDLED = ("refused", "forwarded", "translated", "left-to-provider", "accepted-degrade")
 
 #: kinds whose output a provider reads (and rejects when invalid); the others are read by a client
 READ_BY_PROVIDERS = frozenset({"tools", "tool_choice", "request"})
@@ -363,9 +364,10 @@ def _invalid_input(check: Check, answer: Answer) -> CheckResult:
             f"rejects the output in turn ({output.wire_errors[0]})"
         )
     else:
-        base.handled = "repaired"
+        base.handled = "translated"
         base.message = (
-            f"input invalid in its own dialect ({why}): translated into an output {check.target} accepts"
+            f"input invalid in its own dialect ({why}): translated into an output the {check.target} wire "
+            "schema accepts"
         )
     return base
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..protocol import TranslationRefusal
 from ._common import PeerTranslator, choice_tools, dump, family_model
 
 DEFAULT_MODEL = {"anthropic": "claude-sonnet-4-5", "openai-chat": "gpt-4.1", "openai-responses": "gpt-4.1"}
@@ -92,6 +93,7 @@ def _payload(source: str, target: str, body: dict[str, Any]) -> Any:
     if source == "anthropic" and body.get("system") is not None:
         history.append(SystemMessage(content=body.pop("system")))
     history.extend(convert_to_messages(messages))
+    settings.update(_fields(target, body))
     llm = _model(target, settings)
     kwargs: dict[str, Any] = {}
     if tools is not None:
@@ -100,6 +102,31 @@ def _payload(source: str, target: str, body: dict[str, Any]) -> Any:
         kwargs.update(choice)
     kwargs.update(body)
     return dump(llm._get_request_payload(history, stop=stop, **kwargs))
+
+
+def _fields(target: str, body: dict[str, Any]) -> dict[str, Any]:
+    """The request members a LangChain user sets as fields of the chat model (``ChatOpenAI(n=2, seed=1)``),
+    taken out of ``body``. What is left is handed over as the call's keywords, which LangChain copies into
+    the payload as they are: how a user passes a Chat Completions member LangChain has no field for. Toward
+    the Responses API no user does that with a Chat-only member (``web_search_options``, ``function_call``):
+    LangChain has no counterpart for it there, so the check is not LangChain's to pass or fail."""
+    if target == "anthropic":
+        return {}
+    from langchain_openai import ChatOpenAI
+
+    fields = {k: body.pop(k) for k in list(body) if k in ChatOpenAI.model_fields and k not in _NOT_FIELDS}
+    if target == "openai-responses" and body:
+        raise TranslationRefusal(
+            "protocol.unsupported",
+            f"no LangChain counterpart toward the Responses API for {', '.join(sorted(body))}: "
+            "ChatOpenAI has no field for it, and a call's keywords go into the Responses payload as they are",
+        )
+    return fields
+
+
+#: ChatOpenAI fields that are no request members of the same meaning (``stop`` is read above; ``metadata``,
+#: ``name`` and ``profile`` are LangChain's own)
+_NOT_FIELDS = frozenset({"stop", "metadata", "name", "profile", "max_tokens"})
 
 
 def _langchain_choice(choice: Any) -> dict[str, Any]:

@@ -540,8 +540,8 @@ def _finding_lines(number: int, finding: Finding, anchors: dict[str, str]) -> li
 #: what an implementation did with an input (``handled`` on a passed check), as the report words it
 HANDLED = {
     "refused": "refused",
-    "forwarded": "forwarded unchanged",
-    "repaired": "repaired",
+    "forwarded": "passed on (the target rejects it in turn)",
+    "translated": "translated (the target's wire schema accepts the output)",
     "left-to-provider": "left to the provider",
     "accepted-degrade": "translated with a degrade the case accepts",
 }

@@ -1,12 +1,12 @@
 """``toolwire findings``: list the findings of results files, or draw a seeded random sample to verify.
 
-Publishing a report includes verifying a random sample of its findings in the implementation's code and
-the provider's docs, and publishing the false rate found (DESIGN.md, "What a failure means"). ``findings
-sample`` draws that sample: stratified by implementation, area and level (``must`` weighted more), the same
-for the same seed and files, each finding printed ready to verify (an example check, its case's file, title,
-level, features and references, the check's message and diff) with blank ``verdict:`` and ``evidence:``
-slots. The verdicts go into ``reports/AUDIT.json`` (docs/results.md, "Audits"), which ``report combine``
-publishes.
+Publishing a report includes verifying a random sample of its findings in the implementation's code and the
+provider's docs, and publishing the false rate found (corpus/INTERPRETING.md, "What a failure means").
+``findings sample`` draws that sample: stratified by implementation, area and level (``must`` weighted
+more), the same for the same seed and files, each finding printed ready to verify (an example check, its
+case's file, title, level, features and references, the check's message and diff) with blank ``verdict:``
+and ``evidence:`` slots. The verdicts go into ``reports/AUDIT.json`` (docs/results.md, "Audits"), which
+``report combine`` publishes.
 
     toolwire findings sample [RESULTS...] --seed N [--size 40] [--json] [-o FILE]
     toolwire findings list RESULTS... [--json]
