@@ -235,3 +235,20 @@ def test_validates_input_must_be_a_boolean() -> None:
     corpus = load_corpus()
     assert any("validates_input" in p for p in problems({"validates_input": "yes"}, corpus))
     assert not problems({"validates_input": True}, corpus)
+
+
+@pytest.mark.parametrize(
+    ("stop", "outcome"), [("other", "passed"), ("error", "passed"), ("end_turn", "failed")]
+)
+def test_a_truncated_stream_ended_abnormally_passes_and_ended_normally_fails(
+    checks: dict[str, Any], stop: str, outcome: str
+) -> None:
+    """A stop reason the target's descriptor calls abnormal (canonical ``other``, ``error``) tells the client
+    the answer did not end normally; ``end_turn`` says it did, and the truncation is lost."""
+    check_id = "streams/anthropic-truncated-mid-tool-call[anthropic>canonical]"
+
+    def end(kind: str, source: str, target: str, payload: Any) -> Any:
+        return [{"data": {"type": "message_start"}}, {"data": {"type": "message_end", "stop_reason": stop}}]
+
+    record = run(checks, check_id, Behaviour(end))
+    assert record["outcome"] == outcome, record

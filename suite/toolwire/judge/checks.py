@@ -425,14 +425,15 @@ def _translated_instead_of_refused(check: Check, payload: Any, output: WireVerdi
             f"{want.get('code')!r}{where} is expected) and its wire schema rejects the output "
             f"({output.wire_errors[0]}), so the client gets the provider's error instead",
         )
-    if check.kind == "stream" and want.get("code") == "stream.truncated" and _unfinished(check, payload):
+    broken = _truncation_passed_on(check, payload) if want.get("code") == "stream.truncated" else None
+    if check.kind == "stream" and broken:
         return CheckResult(
             "passed",
             wire_valid=output.wire_valid,
             duration_ms=ms,
             handled="forwarded",
-            message=f"the truncated source stream is passed on: the {check.target} output ends "
-            "before its terminal event too, so the client sees the stream break",
+            message=f"the truncated source stream is passed on: the {check.target} output {broken}, "
+            "so the client sees that the answer did not end normally",
         )
     if output.wire_valid is False:
         found = f"; the {check.target} wire schema rejects the output ({output.wire_errors[0]})"
@@ -452,15 +453,36 @@ def _translated_instead_of_refused(check: Check, payload: Any, output: WireVerdi
     )
 
 
-def _unfinished(check: Check, payload: Any) -> bool:
-    """Whether a stream output ends before its terminal event (it accumulates to ``stream.truncated``)."""
+def _truncation_passed_on(check: Check, payload: Any) -> str | None:
+    """How a stream output tells its client that the answer did not end normally, or None: it ends before
+    its terminal event, it ends in an error, or its stop reason is one the target's descriptor calls
+    ``abnormal`` (``finish_reasons.abnormal``: Gemini's OTHER, a Responses ``incomplete``, ...)."""
     try:
-        accumulate(payload, check.target)
+        body = accumulate(payload, check.target)
     except StreamError as exc:
-        return exc.code == "stream.truncated"
+        return "ends before its terminal event" if exc.code == "stream.truncated" else None
     except Exception:
-        return False
-    return False
+        return None
+    if isinstance(body, dict) and "error" in body:
+        return "ends in an error"
+    reasons = check.dialects.get(check.target, {}).get("finish_reasons") or {}
+    abnormal = set(reasons.get("abnormal") or ())
+    found = {v for v in _at(body, str(reasons.get("field") or "").split(".")) if isinstance(v, str)}
+    if found & abnormal:
+        return f"ends with {reasons['field']} {sorted(found & abnormal)[0]!r}"
+    return None
+
+
+def _at(value: Any, parts: list[str]) -> list[Any]:
+    """The values at a descriptor's field path (``choices[].finish_reason``: ``[]`` is every item)."""
+    if not parts or parts == [""]:
+        return [value]
+    head, rest = parts[0], parts[1:]
+    name, every = (head[:-2], True) if head.endswith("[]") else (head, False)
+    inner = value.get(name) if isinstance(value, dict) else None
+    if every:
+        return [v for item in inner for v in _at(item, rest)] if isinstance(inner, list) else []
+    return _at(inner, rest) if inner is not None else []
 
 
 def mutated(answer: Answer) -> CheckResult:
