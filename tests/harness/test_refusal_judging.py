@@ -252,3 +252,21 @@ def test_a_truncated_stream_ended_abnormally_passes_and_ended_normally_fails(
 
     record = run(checks, check_id, Behaviour(end))
     assert record["outcome"] == outcome, record
+
+
+def test_an_upstream_stream_error_raised_as_the_implementations_own_error_passes(
+    checks: dict[str, Any],
+) -> None:
+    """A library raises the provider's stream error to its caller, as the official SDKs do: the error reaches
+    the client. Raising on a stream that ends normally is still a failure."""
+    errored = next(
+        c
+        for c in checks
+        if c.startswith("streams/anthropic-error-event-mid-stream[anthropic>") and "," not in c
+    )
+    normal = next(
+        c for c in checks if c.startswith("streams/anthropic-tool-use-capture[anthropic>") and "," not in c
+    )
+    record = run(checks, errored, Behaviour(refuse))
+    assert record["outcome"] == "passed" and record["handled"] == "raised", record
+    assert run(checks, normal, Behaviour(refuse))["outcome"] == "failed"

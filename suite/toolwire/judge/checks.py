@@ -44,8 +44,9 @@ OUTCOMES = ("passed", "failed", "errored", "skipped", "xfailed", "xpassed")
 #: output in turn) or ``translated`` it (the target's wire schema accepts the output: repaired, or carried on
 #: where no schema can tell); with valid input that the target cannot
 #: express, ``left-to-provider`` (an output the target rejects: the client gets the provider's error) or
-#: ``accepted-degrade`` (the output the case accepts under another value of a profile key)
-HANDLED = ("refused", "forwarded", "translated", "left-to-provider", "accepted-degrade")
+#: ``accepted-degrade`` (the output the case accepts under another value of a profile key); where the upstream
+#: stream ends in an error, ``raised`` (the implementation answered with an error of its own)
+HANDLED = ("refused", "forwarded", "translated", "left-to-provider", "accepted-degrade", "raised")
 
 #: kinds whose output a provider reads (and rejects when invalid); the others are read by a client
 READ_BY_PROVIDERS = frozenset({"tools", "tool_choice", "request"})

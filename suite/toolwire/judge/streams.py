@@ -138,6 +138,8 @@ def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
         label = f"upstream stream delivered {DELIVERY_LABELS[delivery]}: "
     else:
         answer = adapter.translate_stream(check.source, check.target, events, profile)
+    if answer.status == "error" and answer.mutated is None and _ends_in_error(check):
+        return _raised(check, answer, label)
     if answer.status != "payload" or "error" in check.expectation or answer.mutated is not None:
         caps = adapter.capabilities
         result = judge(check, answer, codes=speaks_toolwire_codes(caps), validates=validates_input(caps))
@@ -145,6 +147,27 @@ def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
             result.message = label + result.message
         return result
     return _judge_output(check, answer.payload, answer.duration_ms, compare_events=not variant, label=label)
+
+
+def _ends_in_error(check: Any) -> bool:
+    """Whether the expected stream accumulates to an error alone (the upstream sent an error event)."""
+    accumulated = check.expectation.get("accumulated")
+    return isinstance(accumulated, dict) and set(accumulated) == {"error"}
+
+
+def _raised(check: Any, answer: Any, label: str) -> CheckResult:
+    """The verdict on an implementation that answered an upstream stream error with an error of its own (a
+    library raising the provider's error to its caller, as the official SDKs do; a proxy answering with an
+    error status): the error reaches the client either way (rule (c) of "What a failure means")."""
+    error = answer.error or {}
+    return CheckResult(
+        "passed",
+        actual_error=error,
+        duration_ms=answer.duration_ms,
+        handled="raised",
+        message=f"{label}the upstream's error reached the client as an error of the implementation's own "
+        f"({error.get('code')!r}: {error.get('message')}), not as an error event",
+    )
 
 
 class ObservedEvents(list):  # type: ignore[type-arg]

@@ -544,6 +544,20 @@ HANDLED = {
     "translated": "translated (the target's wire schema accepts the output)",
     "left-to-provider": "left to the provider",
     "accepted-degrade": "translated with a degrade the case accepts",
+    "raised": "an upstream stream error raised as the implementation's own error",
+}
+#: what the report says of a check with valid input that passed without the refusal the corpus expects
+VALID_INPUT_NOTES = {
+    "left-to-provider": (
+        "Left to the provider",
+        "a valid input with no faithful form in the target, passed on for the provider to refuse",
+    ),
+    "accepted-degrade": ("Accepted degrades", "translated with a degrade the case lists as accepted"),
+    "forwarded": (
+        "Truncations passed on",
+        "a truncated upstream stream whose output tells the client that the answer did not end normally",
+    ),
+    "raised": ("Upstream errors raised", "an upstream stream error raised as the implementation's own error"),
 }
 #: example check ids shown per kind of handling
 HANDLED_EXAMPLES = 3
@@ -554,8 +568,7 @@ def _input_validation(checks: Sequence[dict[str, Any]]) -> list[str]:
     dialect (``source_invalid``), and how many valid inputs without a faithful target form it left to the
     provider (``handled``). Information, never findings; empty when no record says."""
     invalid: dict[str, list[str]] = {}
-    provider: list[str] = []
-    degrade: list[str] = []
+    valid: dict[str, list[str]] = {}
     for check in sorted(checks, key=lambda c: str(c.get("id"))):
         how = check.get("handled")
         if not isinstance(how, str) or check.get("outcome") != "passed":
@@ -563,11 +576,9 @@ def _input_validation(checks: Sequence[dict[str, Any]]) -> list[str]:
         check_id = str(check.get("id", "?"))
         if check.get("source_invalid") is True:
             invalid.setdefault(how, []).append(check_id)
-        elif how == "left-to-provider":
-            provider.append(check_id)
-        elif how == "accepted-degrade":
-            degrade.append(check_id)
-    if not (invalid or provider or degrade):
+        else:
+            valid.setdefault(how, []).append(check_id)
+    if not (invalid or valid):
         return []
     lines = ["## Input validation", ""]
     if invalid:
@@ -586,12 +597,8 @@ def _input_validation(checks: Sequence[dict[str, Any]]) -> list[str]:
             examples = ", ".join(_code(i) for i in ids[:HANDLED_EXAMPLES])
             more = f" and {len(ids) - HANDLED_EXAMPLES} more" if len(ids) > HANDLED_EXAMPLES else ""
             lines.append(f"| {_prose(HANDLED.get(how, how))} | {len(ids)} | {examples}{more} |")
-    notes = (
-        ("Left to the provider", provider, "a valid input with no faithful form in the target, passed on for "
-         "the provider to refuse"),
-        ("Accepted degrades", degrade, "translated with a degrade the case lists as accepted"),
-    )
-    for label, ids, what in notes:
+    for how, (label, what) in VALID_INPUT_NOTES.items():
+        ids = valid.get(how)
         if ids:
             examples = ", ".join(_code(i) for i in ids[:HANDLED_EXAMPLES])
             checks_word = "check" if len(ids) == 1 else "checks"
