@@ -334,3 +334,16 @@ def test_declaring_a_gemini_schema_policy_keeps_the_request_checks_without_a_sch
     # a check whose expected Gemini body holds no schema does not depend on the schema policy
     assert kept and not any(schema_or_refusal(c) for c in kept)
     assert skipped and all(schema_or_refusal(c) for c in skipped)
+
+
+def test_a_lifted_legacy_function_call_offers_functions_not_tools() -> None:
+    """Chat's deprecated ``function_call`` names a tool of ``functions``: OpenAI refuses it beside ``tools``
+    alone, so a request built that way would be the harness's invalid input, not the proxy's problem."""
+    from toolwire.judge.lifting import lift_request
+
+    checks = {c.id: c for c in CORPUS.checks()}
+    legacy = lift_request(checks["choice/legacy-function-call-named[openai-chat>gemini]"])
+    assert "tools" not in legacy
+    assert [f["name"] for f in legacy["functions"]] == [legacy["function_call"]["name"]]
+    modern = lift_request(checks["choice/openai-chat-none[openai-chat>anthropic]"])
+    assert "functions" not in modern and modern["tools"][0]["type"] == "function"

@@ -105,7 +105,13 @@ def lift_request(check: Check) -> dict[str, Any]:
     if custom:  # a tool the choice names as custom (free-form) is offered as one
         spelled = [substitute(lift["custom_tool"], {"name": n}) for n in names if n in custom]
         tools = list(tools or []) + spelled
-    request = merge(lift["request"], {lift["tools_member"]: tools})
+    legacy = lift.get("legacy_tools")
+    if isinstance(legacy, dict) and isinstance(payload, dict) and legacy["choice_member"] in payload:
+        # a deprecated choice names tools of the deprecated list (Chat's function_call needs functions)
+        spelled = [substitute(legacy["tool"], t) for t in ({**_DEFAULT_TOOL, "name": n} for n in names)]
+        request = merge(lift["request"], {legacy["tools_member"]: spelled})
+    else:
+        request = merge(lift["request"], {lift["tools_member"]: tools})
     return merge(request, payload) if isinstance(payload, dict) else {**request, "tool_choice": payload}
 
 
