@@ -270,3 +270,21 @@ def test_an_upstream_stream_error_raised_as_the_implementations_own_error_passes
     record = run(checks, errored, Behaviour(refuse))
     assert record["outcome"] == "passed" and record["handled"] == "raised", record
     assert run(checks, normal, Behaviour(refuse))["outcome"] == "failed"
+
+
+def test_invalid_input_with_a_payload_expected_is_judged_only_under_a_declared_profile(
+    checks: dict[str, Any],
+) -> None:
+    """Garbage in under the defaults is information; under a profile value chosen for it (ids.orphans=drop)
+    the implementation declared how it handles such input, and is judged on it."""
+    default = next(
+        c
+        for c in checks
+        if c.startswith("validation/name-with-space[") and "error" not in checks[c].expectation
+    )
+    assert not checks[default].when
+    assert run(checks, default, Behaviour(refuse))["outcome"] == "passed"
+    declared = next(
+        c for c in checks if c.startswith("results/call-without-result[") and "ids.orphans=drop" in c
+    )
+    assert run(checks, declared, Behaviour(refuse))["outcome"] == "failed"

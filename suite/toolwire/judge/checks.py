@@ -30,6 +30,7 @@ __all__ = [
     "applicable",
     "affects",
     "handed_profile",
+    "garbage_in",
     "judge",
     "lifted",
     "judge_round_trip",
@@ -289,7 +290,7 @@ def judge(
         return CheckResult("errored", message=answer.crash, duration_ms=ms)
     if answer.mutated is not None:
         return mutated(answer)
-    if "error" in exp and not validates and check.source_problems:
+    if not validates and garbage_in(check):
         return _invalid_input(check, answer)
     if answer.status == "error":
         actual = answer.error or {}
@@ -343,6 +344,13 @@ def judge(
         matches="output matches the expectation but is",
         say_valid=True,
     )
+
+
+def garbage_in(check: Check) -> bool:
+    """Whether the check's input is invalid in its own dialect and the check judges what becomes of it: a
+    refusal is expected, or a payload under the default profile (a profile value chosen for it, such as
+    ``ids.orphans=drop``, is a declared way of handling it, and is judged)."""
+    return bool(check.source_problems) and ("error" in check.expectation or not check.when)
 
 
 def _invalid_input(check: Check, answer: Answer) -> CheckResult:

@@ -39,7 +39,7 @@ from ..corpus.variants import DELIVERY_PREFIX, INCREMENTAL
 from ..streams.dialects import accumulate, check_stream, rechunk
 from ..streams.incremental import measure
 from ..streams.payload import StreamError, stream_events
-from .checks import CheckResult, WireVerdict, comparable, judge, read_by_client
+from .checks import CheckResult, WireVerdict, comparable, garbage_in, judge, read_by_client
 
 __all__ = ["ObservedEvents", "run_stream_check"]
 
@@ -140,8 +140,9 @@ def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
         answer = adapter.translate_stream(check.source, check.target, events, profile)
     if answer.status == "error" and answer.mutated is None and _ends_in_error(check):
         return _raised(check, answer, label)
-    if answer.status != "payload" or "error" in check.expectation or answer.mutated is not None:
-        caps = adapter.capabilities
+    caps = adapter.capabilities
+    garbage = garbage_in(check) and not validates_input(caps)
+    if answer.status != "payload" or "error" in check.expectation or answer.mutated is not None or garbage:
         result = judge(check, answer, codes=speaks_toolwire_codes(caps), validates=validates_input(caps))
         if label and result.message:
             result.message = label + result.message
