@@ -81,3 +81,36 @@ def test_bind_tools_gets_the_choice_a_user_writes(
         monkeypatch.setattr(cls, "bind_tools", record)
     LangChainTranslator().translate("tool_choice", source, target, copy.deepcopy(choice), {})
     assert seen == [handed]
+
+
+def test_anthropic_history_reaches_chat_openai_as_tool_calls_and_tool_messages() -> None:
+    """Anthropic messages go through LangChain's converter for provider-format messages
+    (``convert_to_openai_messages``), as a LangChain user with an Anthropic history does: a ``tool_use``
+    block is a tool call of the assistant message, a ``tool_result`` block a ``tool`` message. Handed to
+    ``convert_to_messages`` alone (the adapter once did), they stayed raw blocks: an assistant message with
+    ``content: []`` and no ``tool_calls``, a user message holding the ``tool_result`` block."""
+    require(NAME)
+    from toolwire.peers.langchain import LangChainTranslator
+
+    weather = {"type": "object", "properties": {"city": {"type": "string"}}}
+    body = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 1024,
+        "tools": [{"name": "get_weather", "description": "Weather.", "input_schema": weather}],
+        "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "Weather in Paris?"}]},
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {}}],
+            },
+            {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "22C"}],
+            },
+        ],
+    }
+    sent = LangChainTranslator().translate("request", "anthropic", "openai-chat", copy.deepcopy(body), {})
+    assistant, tool = sent["messages"][1:]
+    assert assistant["role"] == "assistant"
+    assert [(c["id"], c["function"]["name"]) for c in assistant["tool_calls"]] == [("toolu_1", "get_weather")]
+    assert tool == {"role": "tool", "tool_call_id": "toolu_1", "content": "22C"}

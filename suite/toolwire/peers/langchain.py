@@ -3,11 +3,13 @@
 
 LangChain's hub is its own message objects. A request is translated the way a LangChain user sends a
 wire-format history to another provider: the source messages go through ``convert_to_messages`` (which reads
-OpenAI chat dicts, tool calls and tool messages included, and keeps Anthropic content blocks as they are),
-the tools and tool choice through the chat model's
-``bind_tools(tools, tool_choice=…, parallel_tool_calls=…)``, generation settings into the chat model's
-constructor (``max_tokens``, ``temperature``, ``top_p``; ``stop`` / ``stop_sequences`` as the ``stop``
-argument; any other member as an invocation keyword), and the body is the
+OpenAI chat dicts, tool calls and tool messages included, and keeps Anthropic content blocks as they are);
+Anthropic messages first through LangChain's converter for provider-format messages,
+``convert_to_openai_messages`` (Anthropic ``tool_use`` / ``tool_result`` blocks → tool calls and tool
+messages; ``_openai_messages``), the Anthropic ``system`` as a ``SystemMessage``; the tools and tool
+choice through the chat model's ``bind_tools(tools, tool_choice=…, parallel_tool_calls=…)``, generation
+settings into the chat model's constructor (``max_tokens``, ``temperature``, ``top_p``; ``stop`` /
+``stop_sequences`` as the ``stop`` argument; any other member as an invocation keyword), and the body is the
 chat model's own ``_get_request_payload`` (``ChatAnthropic``, ``ChatOpenAI``, ``ChatOpenAI(use_responses_api=
 True)``): pure functions, no client call, no network.
 
@@ -92,7 +94,7 @@ def _payload(source: str, target: str, body: dict[str, Any]) -> Any:
     history = []
     if source == "anthropic" and body.get("system") is not None:
         history.append(SystemMessage(content=body.pop("system")))
-    history.extend(convert_to_messages(messages))
+    history.extend(convert_to_messages(_openai_messages(source, messages)))
     settings.update(_fields(target, body))
     llm = _model(target, settings)
     kwargs: dict[str, Any] = {}
@@ -102,6 +104,21 @@ def _payload(source: str, target: str, body: dict[str, Any]) -> Any:
         kwargs.update(choice)
     kwargs.update(body)
     return dump(llm._get_request_payload(history, stop=stop, **kwargs))
+
+
+def _openai_messages(source: str, messages: Any) -> Any:
+    """The source messages as a LangChain user hands them to a chat model. ``convert_to_messages`` reads
+    OpenAI chat dicts (tool calls, tool messages) but keeps other content blocks as they are: an Anthropic
+    ``tool_use`` is no tool call of the ``AIMessage``, a ``tool_result`` stays a block of a ``HumanMessage``.
+    LangChain's converter for provider-format messages is ``convert_to_openai_messages``
+    (``langchain_core.messages.utils``: "objects whose contents are in OpenAI, Anthropic, Bedrock Converse,
+    or VertexAI formats"; ``tool_use`` → ``tool_calls``, ``tool_result`` → a ``tool`` message), called
+    with its defaults; its OpenAI dicts then go through ``convert_to_messages``, as ``invoke`` does."""
+    if source != "anthropic" or not isinstance(messages, list):
+        return messages
+    from langchain_core.messages import convert_to_openai_messages
+
+    return convert_to_openai_messages(messages)
 
 
 def _fields(target: str, body: dict[str, Any]) -> dict[str, Any]:
