@@ -4,6 +4,7 @@ Skipped when the `litellm` extra is not installed."""
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import pytest
@@ -52,3 +53,28 @@ def test_streams_are_driven_lazily(case: str, target: str) -> None:
     assert positions and positions == sorted(positions)
     assert positions[0] <= min(2, n), positions
     assert len(set(positions)) > 1, positions
+
+
+def test_anthropic_to_openai_chat_names_an_openai_model() -> None:
+    """The ``/v1/messages`` adapter toward OpenAI Chat is called with an OpenAI model, as a user routing an
+    Anthropic request there names one: LiteLLM copies ``cache_control`` only for models that consume it
+    (``target_consumes_cache_control``: Claude, Bedrock ARNs, Gemini), so with the source's ``claude-…``
+    (the adapter once passed it) the blocks kept ``cache_control`` the OpenAI path never sends."""
+    require(NAME)
+    from toolwire.peers.litellm import LiteLLMTranslator
+
+    cache = {"type": "ephemeral"}
+    tool = {"name": "f", "description": "f", "input_schema": {"type": "object"}, "cache_control": cache}
+    body = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 512,
+        "system": [{"type": "text", "text": "Be brief.", "cache_control": cache}],
+        "tools": [tool],
+        "messages": [{"role": "user", "content": [{"type": "text", "text": "hi", "cache_control": cache}]}],
+    }
+    translator = LiteLLMTranslator()
+    sent = translator.translate("request", "anthropic", "openai-chat", copy.deepcopy(body), {})
+    assert "cache_control" not in str(sent), sent
+    assert sent["model"] == "gpt-4o"
+    tools = translator.translate("tools", "anthropic", "openai-chat", copy.deepcopy(body["tools"]), {})
+    assert "cache_control" not in str(tools), tools

@@ -26,7 +26,9 @@ before import, so the model map is read from the package, not downloaded), each 
   ``stream`` gemini / openai-responses → anthropic (its SSE bytes parsed one chunk at a time).
 - The ``/v1/messages`` adapter's pure functions for OpenAI-format models
   (``litellm.llms.anthropic.pass_through.adapters``): ``request`` anthropic → openai-chat is
-  ``LiteLLMAnthropicMessagesAdapter().translate_anthropic_to_openai(body)`` (tools and tool choice: that call
+  ``LiteLLMAnthropicMessagesAdapter().translate_anthropic_to_openai(body)``, the body naming an OpenAI model
+  (``gpt-4o``; a reasoning one for a request with ``thinking``), as a user routing it to OpenAI Chat does
+  (tools and tool choice: that call
   on a one-message request, keeping ``tools`` / ``tool_choice`` / ``parallel_tool_calls``); ``response``
   openai-chat → anthropic is ``translate_openai_response_to_anthropic`` of the body as LiteLLM reads an
   OpenAI answer (``convert_to_model_response_object``); ``stream``
@@ -180,7 +182,20 @@ def _adapter() -> Any:
     return LiteLLMAnthropicMessagesAdapter()
 
 
+#: the OpenAI Chat model an Anthropic request is routed to through the ``/v1/messages`` adapter
+CHAT_MODEL = "gpt-4o"
+
+
 def _anthropic_to_openai(body: dict[str, Any]) -> Any:
+    """``translate_anthropic_to_openai`` of ``body`` with its model replaced by one of the target's family
+    (:func:`~._common.family_model`), as a user routing an Anthropic request to an OpenAI Chat model names
+    that model: the adapter picks code paths by the model's name (it copies ``cache_control`` only for a
+    model that ``target_consumes_cache_control``, Claude / Bedrock ARN / Gemini, and keeps ``thinking`` as
+    it is for Claude: litellm/llms/anthropic/pass_through/adapters/transformation.py,
+    ``_add_cache_control_if_applicable``, ``_translate_thinking_to_openai``), so the source's ``claude-…``
+    would test the path of a Claude target, not the OpenAI one."""
+    body = dict(body)
+    body["model"] = family_model("openai-chat", body.get("model"), CHAT_MODEL, body)
     request, _tool_names = _adapter().translate_anthropic_to_openai(body)
     return dump(request)
 
