@@ -288,3 +288,30 @@ def test_invalid_input_with_a_payload_expected_is_judged_only_under_a_declared_p
         c for c in checks if c.startswith("results/call-without-result[") and "ids.orphans=drop" in c
     )
     assert run(checks, declared, Behaviour(refuse))["outcome"] == "failed"
+
+
+class Declaring(Behaviour):
+    """A Behaviour that declares the given profile keys (and their values)."""
+
+    def __init__(self, answer: Any, profiles: dict[str, list[str]]) -> None:
+        super().__init__(answer)
+        self.profiles = profiles
+
+    def capabilities(self) -> dict[str, Any]:
+        return {**super().capabilities(), "profiles": self.profiles}
+
+
+def test_the_output_of_another_policy_passes_where_the_key_is_undeclared(checks: dict[str, Any]) -> None:
+    """Profiles are choices on which correct translators differ: an implementation that states no policy for
+    ``gemini.schema`` and writes ``parametersJsonSchema`` (the ``json-schema`` expectation) is not failed
+    against the default ``openapi``; one that declares ``openapi`` is held to it."""
+    check_id = "tools/gemini-ref-inlined[canonical>gemini]"
+
+    def json_schema(kind: str, source: str, target: str, payload: Any) -> Any:
+        profile = {"gemini.schema": "json-schema"}
+        return translate(kind, payload, source=source, target=target, profile=profile)
+
+    record = run(checks, check_id, Declaring(json_schema, {"openai.strict": ["*"]}))
+    assert record["outcome"] == "passed" and record["handled"] == "another-policy", record
+    record = run(checks, check_id, Declaring(json_schema, {"gemini.schema": ["openapi"]}))
+    assert record["outcome"] == "failed"

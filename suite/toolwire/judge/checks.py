@@ -46,8 +46,17 @@ OUTCOMES = ("passed", "failed", "errored", "skipped", "xfailed", "xpassed")
 #: where no schema can tell); with valid input that the target cannot
 #: express, ``left-to-provider`` (an output the target rejects: the client gets the provider's error) or
 #: ``accepted-degrade`` (the output the case accepts under another value of a profile key); where the upstream
-#: stream ends in an error, ``raised`` (the implementation answered with an error of its own)
-HANDLED = ("refused", "forwarded", "translated", "left-to-provider", "accepted-degrade", "raised")
+#: stream ends in an error, ``raised`` (the implementation answered with an error of its own); and an output
+#: the case expects under other values of profile keys the implementation did not declare, ``another-policy``
+HANDLED = (
+    "refused",
+    "forwarded",
+    "translated",
+    "left-to-provider",
+    "accepted-degrade",
+    "raised",
+    "another-policy",
+)
 
 #: kinds whose output a provider reads (and rejects when invalid); the others are read by a client
 READ_BY_PROVIDERS = frozenset({"tools", "tool_choice", "request"})
@@ -276,12 +285,15 @@ def judge(
     expected_key: str = "payload",
     codes: bool = True,
     validates: bool = True,
+    declared: frozenset[str] | None = None,
 ) -> CheckResult:
     """Compare an implementation's answer with the check's expectation. ``codes``: the implementation
     refuses with toolwire's error codes, so a refusal's code and path are compared with the corpus's;
     otherwise a refusal where one is expected is right, whatever it says. ``validates``: it declares that it
     refuses input invalid in its own dialect; otherwise, where such input is to be refused, anything but a
-    crash passes and what it did is recorded (INTERPRETING.md, "Error expectations")."""
+    crash passes and what it did is recorded (INTERPRETING.md, "Error expectations"). ``declared``: the
+    profile keys the implementation declares; an output that another expectation of the case toward the
+    same target expects under other values of keys outside it passes (None: only the check's own)."""
     exp = check.expectation
     ms = answer.duration_ms
     if answer.status == "unsupported":  # no counterpart in the implementation: nothing to judge
@@ -334,7 +346,7 @@ def judge(
     if "error" in exp:
         return _translated_instead_of_refused(check, payload, output, ms)
     expected, actual = comparable(check, exp.get(expected_key), payload)
-    return _judge_payload(
+    result = _judge_payload(
         expected,
         actual,
         output,
@@ -344,6 +356,36 @@ def judge(
         matches="output matches the expectation but is",
         say_valid=True,
     )
+    if result.outcome == "failed" and declared is not None and output.wire_valid is not False:
+        policy = _another_policy(check, payload, output, declared)
+        if policy is not None:
+            return CheckResult(
+                "passed",
+                wire_valid=output.wire_valid,
+                duration_ms=ms,
+                handled="another-policy",
+                message=f"the output the case expects under {policy}, a policy the implementation did not "
+                "declare against: profiles are choices on which correct translators differ",
+            )
+    return result
+
+
+def _another_policy(check: Check, payload: Any, output: WireVerdict, declared: frozenset[str]) -> str | None:
+    """The profile (``k=v, …``) of another payload expectation of the case toward the same target that the
+    output matches, where it differs from the check's only in keys the implementation did not declare, or
+    None. An undeclared key states no policy, and every value of a key is a legitimate one."""
+    resolved = resolve_profile(check.profiles, check.when) if check.profiles else dict(check.profile)
+    for alternative in check.case.expect:
+        if alternative.get("dialect") != check.target or "payload" not in alternative:
+            continue
+        other = resolve_profile(check.profiles, alternative.get("when")) if check.profiles else {}
+        changed = {k for k in set(resolved) | set(other) if resolved.get(k) != other.get(k)}
+        if not changed or changed & declared:
+            continue
+        expected, actual = comparable(check, alternative["payload"], payload)
+        if not compare(expected, actual, output.tolerate if output.extensions is not None else None):
+            return ", ".join(f"{k}={other.get(k)}" for k in sorted(changed))
+    return None
 
 
 def garbage_in(check: Check) -> bool:

@@ -31,6 +31,7 @@ def run_check(
         profile = handed_profile(check, adapter.capabilities, profiles)
         codes = speaks_toolwire_codes(adapter.capabilities)
         validates = validates_input(adapter.capabilities)
+        declared = frozenset(adapter.capabilities.get("profiles") or {})
         if check.variant == FRESH_IDS:
             return fresh_ids.run_fresh_ids(adapter, check, profile)
         if check.kind == "stream":
@@ -41,11 +42,12 @@ def run_check(
             request = lift_request(check)
             answer = adapter.translate("request", check.source, check.target, request, profile)
             codes = codes and not refused_at_added_tools(check, answer)
-            result = judge(check, lower_answer(check, answer), codes=codes, validates=validates)
+            lowered = lower_answer(check, answer)
+            result = judge(check, lowered, codes=codes, validates=validates, declared=declared)
             result.unit = "request"
             return result
         answer = adapter.translate(check.kind, check.source, check.target, check.source_payload, profile)
-        return judge(check, answer, codes=codes, validates=validates)
+        return judge(check, answer, codes=codes, validates=validates, declared=declared)
     except Exception as exc:
         return CheckResult(
             "errored",

@@ -558,6 +558,10 @@ VALID_INPUT_NOTES = {
         "a truncated upstream stream whose output tells the client that the answer did not end normally",
     ),
     "raised": ("Upstream errors raised", "an upstream stream error raised as the implementation's own error"),
+    "another-policy": (
+        "Other policies",
+        "the output the case expects under another value of a profile key the implementation did not declare",
+    ),
 }
 #: example check ids shown per kind of handling
 HANDLED_EXAMPLES = 3
