@@ -315,3 +315,13 @@ def test_the_output_of_another_policy_passes_where_the_key_is_undeclared(checks:
     assert record["outcome"] == "passed" and record["handled"] == "another-policy", record
     record = run(checks, check_id, Declaring(json_schema, {"gemini.schema": ["openapi"]}))
     assert record["outcome"] == "failed"
+
+
+def test_a_refusal_passes_where_the_case_accepts_one_beside_its_payload(checks: dict[str, Any]) -> None:
+    """Members the target has no form for may be dropped (the payload) or refused (refusal_accepted)."""
+    accepting = "messages/responses-text-verbosity-and-account-members[openai-responses>anthropic]"
+    assert checks[accepting].expectation.get("refusal_accepted")
+    record = run(checks, accepting, Behaviour(refuse))
+    assert record["outcome"] == "passed" and record["handled"] == "refused"
+    strict = "messages/responses-text-verbosity-and-account-members[openai-responses>openai-chat]"
+    assert run(checks, strict, Behaviour(refuse))["outcome"] == "failed"

@@ -333,6 +333,15 @@ def judge(
                     f"{want['path']!r}, got {_path_of(actual)}",
                 )
             return CheckResult("passed", actual_error=actual, duration_ms=ms)
+        if exp.get("refusal_accepted"):
+            return CheckResult(
+                "passed",
+                actual_error=actual,
+                duration_ms=ms,
+                handled="refused",
+                message=f"refused with {actual.get('code')!r} ({actual.get('message')}); the case accepts a "
+                f"refusal as well as its payload: {exp['refusal_accepted']}",
+            )
         return CheckResult(
             "failed",
             actual_error=actual,
