@@ -41,3 +41,21 @@ def test_incrementality_is_declared_unmeasurable() -> None:
         why = tr.incremental_unmeasurable(source, target)
         assert why and "background" in why
     assert tr.incremental_unmeasurable("openai-chat", "openai-responses") is None
+
+
+def test_legacy_function_members_are_no_counterpart_not_a_finding() -> None:
+    """completion() has no ``functions`` / ``function_call`` parameter (its extra keywords go to the provider
+    as they are): a check that needs them is skipped with that reason, never judged as any-llm's refusal."""
+    require(NAME)
+    from toolwire.adapters.inprocess import PythonAdapter
+    from toolwire.peers.any_llm import AnyLLMTranslator
+
+    adapter = PythonAdapter("peer:any-llm", AnyLLMTranslator())
+    request = {
+        "model": "gpt-4o",
+        "messages": [{"role": "user", "content": "Weather?"}],
+        "functions": [{"name": "get_weather", "parameters": {"type": "object", "properties": {}}}],
+        "function_call": {"name": "get_weather"},
+    }
+    answer = adapter.translate("request", "openai-chat", "gemini", request, {})
+    assert answer.status == "unsupported" and "function_call" in (answer.reason or "")

@@ -34,6 +34,8 @@ from ..protocol import TranslationRefusal
 
 __all__ = [
     "CAPTURED_REPLY",
+    "LEGACY_FUNCTIONS",
+    "refuse_unsupported_members",
     "answered_model",
     "bedrock_runtime_client",
     "choice_tools",
@@ -435,6 +437,23 @@ def choice_tools(source: str, choice: dict[str, Any]) -> list[dict[str, Any]]:
     return [
         {"type": "function", "function": {"name": n, "description": n, "parameters": schema}} for n in unique
     ]
+
+
+#: OpenAI Chat's deprecated function-calling members (``functions``, ``function_call``)
+LEGACY_FUNCTIONS = ("functions", "function_call")
+
+
+def refuse_unsupported_members(library: str, body: dict[str, Any], members: tuple[str, ...]) -> None:
+    """Raise ``protocol.unsupported`` when the request carries one of ``members``, request members the library
+    has no parameter for (its extra keyword arguments go to the provider as they are): no user of it can ask
+    for them, so the check is not the library's to pass or fail (the harness skips it with this reason)."""
+    found = [m for m in members if m in body]
+    if found:
+        raise TranslationRefusal(
+            "protocol.unsupported",
+            f"{library} has no parameter for {', '.join(found)}: its extra keyword arguments reach the "
+            "provider as they are, so no user of it can ask for them",
+        )
 
 
 class PeerTranslator:

@@ -46,6 +46,7 @@ import json
 from typing import Any
 
 from ._common import (
+    LEGACY_FUNCTIONS,
     PeerTranslator,
     Upstream,
     answered_model,
@@ -53,6 +54,7 @@ from ._common import (
     choice_tools,
     dump,
     family_model,
+    refuse_unsupported_members,
     sent_choice,
     sent_tools,
     stream_model,
@@ -97,6 +99,7 @@ def _client(target: str, up: Upstream) -> Any:
 
 def _create(target: str, up: Upstream, body: dict[str, Any]) -> Any:
     body = dict(body)
+    refuse_unsupported_members("aisuite's chat.completions.create()", body, LEGACY_FUNCTIONS)
     key = PROVIDER_KEYS.get(target, target)
     model = f"{key}:{family_model(target, body.pop('model', None), PROVIDERS[target], body)}"
     messages = body.pop("messages", None)

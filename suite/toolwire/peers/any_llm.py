@@ -45,6 +45,7 @@ from typing import Any
 
 from ._common import (
     INCLUDE_USAGE,
+    LEGACY_FUNCTIONS,
     PeerTranslator,
     Upstream,
     answered_model,
@@ -52,6 +53,7 @@ from ._common import (
     choice_tools,
     dump,
     family_model,
+    refuse_unsupported_members,
     sent_choice,
     sent_tools,
     sse_text,
@@ -115,6 +117,8 @@ def _llm(target: str, up: Upstream) -> Any:
 
 def _call(source: str, target: str, up: Upstream, body: dict[str, Any]) -> Any:
     body = dict(body)
+    if APIS[source] == "completion":
+        refuse_unsupported_members("any-llm's completion()", body, LEGACY_FUNCTIONS)
     model = family_model(target, body.pop("model", None), PROVIDERS[target][1], body)
     llm = _llm(target, up)
     out = getattr(llm, APIS[source])(model=model, **body)

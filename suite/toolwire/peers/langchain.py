@@ -39,8 +39,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..protocol import TranslationRefusal
-from ._common import PeerTranslator, choice_tools, dump, family_model
+from ._common import PeerTranslator, choice_tools, dump, family_model, refuse_unsupported_members
 
 DEFAULT_MODEL = {"anthropic": "claude-sonnet-4-5", "openai-chat": "gpt-4.1", "openai-responses": "gpt-4.1"}
 MINIMAL = {
@@ -132,12 +131,8 @@ def _fields(target: str, body: dict[str, Any]) -> dict[str, Any]:
     from langchain_openai import ChatOpenAI
 
     fields = {k: body.pop(k) for k in list(body) if k in ChatOpenAI.model_fields and k not in _NOT_FIELDS}
-    if target == "openai-responses" and body:
-        raise TranslationRefusal(
-            "protocol.unsupported",
-            f"no LangChain counterpart toward the Responses API for {', '.join(sorted(body))}: "
-            "ChatOpenAI has no field for it, and a call's keywords go into the Responses payload as they are",
-        )
+    if target == "openai-responses":
+        refuse_unsupported_members("ChatOpenAI toward the Responses API", body, tuple(body))
     return fields
 
 
