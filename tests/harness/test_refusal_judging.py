@@ -267,7 +267,11 @@ def test_an_upstream_stream_error_raised_as_the_implementations_own_error_passes
     normal = next(
         c for c in checks if c.startswith("streams/anthropic-tool-use-capture[anthropic>") and "," not in c
     )
-    record = run(checks, errored, Behaviour(refuse))
+
+    def overloaded(kind: str, source: str, target: str, payload: Any) -> Any:
+        raise TranslationRefusal("peer.error", "anthropic.APIStatusError: Overloaded", None)
+
+    record = run(checks, errored, Behaviour(overloaded))
     assert record["outcome"] == "passed" and record["handled"] == "raised", record
     assert run(checks, normal, Behaviour(refuse))["outcome"] == "failed"
 
@@ -325,3 +329,17 @@ def test_a_refusal_passes_where_the_case_accepts_one_beside_its_payload(checks: 
     assert record["outcome"] == "passed" and record["handled"] == "refused"
     strict = "messages/responses-text-verbosity-and-account-members[openai-responses>openai-chat]"
     assert run(checks, strict, Behaviour(refuse))["outcome"] == "failed"
+
+
+def test_an_error_raised_without_the_upstreams_error_fails(checks: dict[str, Any]) -> None:
+    """Raising is the client's error only when it carries what the upstream said."""
+    errored = next(
+        c
+        for c in checks
+        if c.startswith("streams/anthropic-error-event-mid-stream[anthropic>") and "," not in c
+    )
+
+    def unrelated(kind: str, source: str, target: str, payload: Any) -> Any:
+        raise TranslationRefusal("peer.error", "KeyError: 'choices'", None)
+
+    assert run(checks, errored, Behaviour(unrelated))["outcome"] == "failed"
