@@ -72,6 +72,8 @@ def _checked_in_results() -> list[Path]:
 
 def test_combined_reports_match_the_results_files(tmp_path: Path) -> None:
     matrix = combine(_checked_in_results(), allow_stale=True, output=REPORTS)
+    if (REPORTS / "AUDIT.json").is_file():  # the verified samples the README publishes beside the matrix
+        (tmp_path / "AUDIT.json").write_bytes((REPORTS / "AUDIT.json").read_bytes())
     written = write_outputs(matrix, tmp_path)
     for path in written:
         checked = REPORTS / path.name
