@@ -343,3 +343,25 @@ def test_an_error_raised_without_the_upstreams_error_fails(checks: dict[str, Any
         raise TranslationRefusal("peer.error", "KeyError: 'choices'", None)
 
     assert run(checks, errored, Behaviour(unrelated))["outcome"] == "failed"
+
+
+def test_a_completed_responses_stream_made_from_a_truncated_one_fails(checks: dict[str, Any]) -> None:
+    """A Responses body always has an ``error`` member (null): that is no error event, and a stream that ends
+    ``response.completed`` hides the truncation."""
+    prefix = "streams/anthropic-truncated-mid-tool-call[anthropic>openai-responses"
+    check_id = next(c for c in checks if c.startswith(prefix))
+
+    def completed(kind: str, source: str, target: str, payload: Any) -> Any:
+        response = {
+            "id": "resp_1", "object": "response", "created_at": 1, "status": "completed", "error": None,
+            "incomplete_details": None, "model": "m", "output": [], "parallel_tool_calls": True,
+            "tool_choice": "auto", "tools": [],
+        }  # fmt: skip
+        return [
+            {"event": "response.created", "data": {"type": "response.created", "sequence_number": 0,
+                                                   "response": {**response, "status": "in_progress"}}},
+            {"event": "response.completed", "data": {"type": "response.completed", "sequence_number": 1,
+                                                     "response": response}},
+        ]  # fmt: skip
+
+    assert run(checks, check_id, Behaviour(completed))["outcome"] == "failed"

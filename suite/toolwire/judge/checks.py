@@ -523,7 +523,7 @@ def _truncation_passed_on(check: Check, payload: Any) -> str | None:
         return "ends before its terminal event" if exc.code == "stream.truncated" else None
     except Exception:
         return None
-    if isinstance(body, dict) and "error" in body:
+    if isinstance(body, dict) and set(body) == {"error"}:  # an error event (a Responses body has error: null)
         return "ends in an error"
     reasons = check.dialects.get(check.target, {}).get("finish_reasons") or {}
     abnormal = set(reasons.get("abnormal") or ())
