@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["Capabilities", "TranslationRefusal", "Translator", "refusal_of"]
+__all__ = ["UNSUPPORTED", "Capabilities", "TranslationRefusal", "Translator", "refusal_of"]
+
+#: the refusal code by which an implementation says it has no counterpart for an input, or does not implement
+#: a translation (docs/protocol.md): the check is skipped, never judged
+UNSUPPORTED = "protocol.unsupported"
 
 #: ``{"name", "version", "language", "kinds": {kind: [[source, target], ...]}, "profiles": {key: [values]}}``;
 #: ``"*"`` stands for any dialect in a pair; a profile key not listed supports only its default.

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..jsonvalue import first_difference, json_copy, json_problem, same_json
-from ..protocol import refusal_of
+from ..protocol import UNSUPPORTED, refusal_of
 
 __all__ = [
     "DEFAULT_CMD_TIMEOUT",
@@ -39,9 +39,6 @@ _OWN_FILES = frozenset(
 DEFAULT_TIMEOUT = 30.0
 #: the default for ``cmd:`` adapters (a process answers fast, or is hung)
 DEFAULT_CMD_TIMEOUT = 10.0
-#: the refusal code by which an implementation says it has no counterpart for an input, or does not
-#: implement a translation (docs/protocol.md): its answer is ``unsupported`` and the check is skipped
-UNSUPPORTED = "protocol.unsupported"
 
 
 class _Hung(Exception):

@@ -30,7 +30,7 @@ from typing import Any
 import httpx
 
 from ..endpoints import PROVIDER_DIALECTS, expected_path, is_dialect_path
-from ..protocol import TranslationRefusal
+from ..protocol import UNSUPPORTED, TranslationRefusal
 
 __all__ = [
     "CAPTURED_REPLY",
@@ -450,7 +450,7 @@ def refuse_unsupported_members(library: str, body: dict[str, Any], members: tupl
     found = [m for m in members if m in body]
     if found:
         raise TranslationRefusal(
-            "protocol.unsupported",
+            UNSUPPORTED,
             f"{library} has no parameter for {', '.join(found)}: its extra keyword arguments reach the "
             "provider as they are, so no user of it can ask for them",
         )
