@@ -77,15 +77,18 @@ def rewrite_schema(schema: dict, *, strict: str, inline: bool, degrade: bool) ->
         )
         check_limits(schema, inline=inliner, **OPENAI_STRICT_LIMITS)
         return out
+    # every mode: OpenAI answers 400 to an array schema without items ("array schema missing items")
+    items = require_array_items(target="OpenAI")
     if strict == "off":
-        return transform(schema, pre=prune_formats(_openai_formats), post=filter_required, inline=inliner)
-    return transform(schema, inline=inliner)
+        pre = compose(items, prune_formats(_openai_formats))
+        return transform(schema, pre=pre, post=filter_required, inline=inliner)
+    return transform(schema, pre=items, inline=inliner)
 
 
 def copies_schemas(profile: Mapping[str, str]) -> bool:
-    """Whether the parameter schemas are copied unchanged (``validate_tools(copies=...)``): under
-    ``openai.strict=as-is`` with ``openai.refs=keep``, nothing rewrites or checks them."""
-    return profile["openai.strict"] == "as-is" and profile["openai.refs"] == "keep"
+    """Whether the parameter schemas are copied unchanged (``validate_tools(copies=...)``): never, since
+    OpenAI refuses an array schema without ``items`` in every mode, so every schema is checked."""
+    return False
 
 
 def parameters(tool: Tool, profile: Mapping[str, str], *, always: bool) -> Any:
@@ -95,8 +98,6 @@ def parameters(tool: Tool, profile: Mapping[str, str], *, always: bool) -> Any:
         if strict in STRICT_PROFILES:
             return dict(EMPTY_STRICT_PARAMETERS, properties={}, required=[])
         return {"type": "object", "properties": {}} if always else MISSING
-    if copies_schemas(profile):
-        return schema_copy(tool)  # what rewrite_schema gives (nothing to rewrite or check)
     inline = profile["openai.refs"] == "inline"
     try:
         return rewrite_schema(tool.parameters, strict=strict, inline=inline, degrade=degrading(profile))
