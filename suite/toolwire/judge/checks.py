@@ -47,7 +47,8 @@ OUTCOMES = ("passed", "failed", "errored", "skipped", "xfailed", "xpassed")
 #: express, ``left-to-provider`` (an output the target rejects: the client gets the provider's error) or
 #: ``accepted-degrade`` (the output the case accepts under another value of a profile key); where the upstream
 #: stream ends in an error, ``raised`` (the implementation answered with an error of its own); and an output
-#: the case expects under other values of profile keys the implementation did not declare, ``another-policy``
+#: the case expects under other values of profile keys the implementation did not declare, ``another-policy``;
+#: valid input passed on unchanged to a provider of its own dialect, ``unchanged``
 HANDLED = (
     "refused",
     "forwarded",
@@ -56,6 +57,7 @@ HANDLED = (
     "accepted-degrade",
     "raised",
     "another-policy",
+    "unchanged",
 )
 
 #: kinds whose output a provider reads (and rejects when invalid); the others are read by a client
@@ -365,6 +367,15 @@ def judge(
         matches="output matches the expectation but is",
         say_valid=True,
     )
+    if result.outcome == "failed" and _unchanged(check, payload, output):
+        return CheckResult(
+            "passed",
+            wire_valid=output.wire_valid,
+            duration_ms=ms,
+            handled="unchanged",
+            message=f"valid {check.source} input passed on unchanged to a {check.target} reader: it reads "
+            "exactly what the client wrote, so nothing can have changed meaning",
+        )
     if result.outcome == "failed" and declared is not None and output.wire_valid is not False:
         policy = _another_policy(check, payload, output, declared)
         if policy is not None:
@@ -377,6 +388,19 @@ def judge(
                 "declare against: profiles are choices on which correct translators differ",
             )
     return result
+
+
+def _unchanged(check: Check, payload: Any, output: WireVerdict) -> bool:
+    """Whether the output is the check's valid source, unchanged, for a reader of the same dialect under the
+    default profile: the provider (or client) reads exactly what was written, which no rule of "What a
+    failure means" can fail (a deprecated form the provider still takes, a spelling the case upgrades).
+    A profile value chosen for the check asks for a change, and is judged."""
+    if check.source != check.target or check.round_trip or output.wire_valid is False:
+        return False
+    if check.source_problems or any(check.defaults.get(k) != v for k, v in check.when.items()):
+        return False
+    source, actual = comparable(check, _literal(check.source_payload), payload)
+    return not compare(source, actual, output.tolerate if output.extensions is not None else None)
 
 
 def _another_policy(check: Check, payload: Any, output: WireVerdict, declared: frozenset[str]) -> str | None:
@@ -401,8 +425,10 @@ def _another_policy(check: Check, payload: Any, output: WireVerdict, declared: f
 def garbage_in(check: Check) -> bool:
     """Whether the check's input is invalid in its own dialect and the check judges what becomes of it: a
     refusal is expected, or a payload under the default profile (a profile value chosen for it, such as
-    ``ids.orphans=drop``, is a declared way of handling it, and is judged)."""
-    return bool(check.source_problems) and ("error" in check.expectation or not check.when)
+    ``ids.orphans=drop``, is a declared way of handling it, and is judged; a ``when`` naming default values
+    is the default profile)."""
+    default = all(check.defaults.get(k) == v for k, v in check.when.items())
+    return bool(check.source_problems) and ("error" in check.expectation or default)
 
 
 def _invalid_input(check: Check, answer: Answer) -> CheckResult:
