@@ -232,7 +232,8 @@ def test_a_4xx_error_body_over_http_is_a_refusal() -> None:
     assert client_refusal(body, 400) == {
         "code": "http.400.invalid_request_error", "message": "tools.0: bad", "path": None
     }
-    assert client_refusal(body, 500) is None  # a server error is no refusal
+    assert client_refusal(body, 500)["code"].startswith("http.500")  # the client gets an error all the same
+    assert client_refusal(body, 302) is None  # no error status
     assert client_refusal({"id": "x"}, 400) is None  # nor a body that is no error
 
 

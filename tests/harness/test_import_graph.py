@@ -16,7 +16,7 @@ from toolwire import cli
 ROOT = Path(toolwire.__file__).parent
 
 #: the foundation every part may import: the package itself, paths, JSON values, the Translator protocol,
-#: the dialect descriptors and the providers' endpoints read from them
+#: the dialect descriptors and the providers' endpoints and HTTP error statuses read from them
 FOUNDATION = {
     "toolwire",
     "toolwire.paths",
@@ -24,6 +24,7 @@ FOUNDATION = {
     "toolwire.protocol",
     "toolwire.descriptors",
     "toolwire.endpoints",
+    "toolwire.http_errors",
 }
 #: each part (a subpackage) and the parts it may import besides itself and the foundation; a module at
 #: the top (the runner, the pytest plugin, the CLI and its commands) may import any part

@@ -313,14 +313,17 @@ def test_reply_model_is_a_plain_name_or_none() -> None:
     assert reply_model("anthropic", ["not", "an", "object"]) is None
 
 
-def test_a_gateway_error_is_a_refusal_only_for_an_upstream_reply() -> None:
+def test_a_gateway_error_body_is_a_refusal_whatever_its_5xx_status() -> None:
+    """The client gets an error either way: LiteLLM answers 500 to a tool_choice it rejects on purpose,
+    a gateway 502 to a reply it cannot use. The status stays in the code, so a refusal where a translation
+    is expected still says it."""
     from toolwire.adapters.http import client_refusal
 
     body = {"error": {"message": "Provider error: no choices", "type": "api_error"}}
-    assert client_refusal(body, 502, upstream_reply=True)["code"] == "http.502.api_error"
-    assert client_refusal(body, 502) is None  # a 5xx to the client's own input is a crash
+    assert client_refusal(body, 502)["code"] == "http.502.api_error"
+    assert client_refusal(body, 500)["code"] == "http.500.api_error"
     assert client_refusal(body, 400)["code"] == "http.400.api_error"
-    assert client_refusal({"choices": []}, 502, upstream_reply=True) is None  # no error body
+    assert client_refusal({"choices": []}, 502) is None  # no error body
 
 
 def test_a_config_names_its_own_directory(tmp_path: Path) -> None:

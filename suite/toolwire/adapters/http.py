@@ -88,12 +88,12 @@ import tomllib
 from typing import Any
 
 from ..endpoints import PROVIDER_DIALECTS, http_client
+from ..http_errors import error_status
 from ..jsonvalue import clip
 from ..paths import corpus_dir, unlocalize
 from ..protocol import TranslationRefusal
 from ..streams.sse import events_from_sse
 from .base import Adapter, AdapterError, Answer
-from .http_errors import error_status
 from .upstream import MIN_SECRET, LoopThread, MockUpstream, usage_on_finish_chunk, without_path_model
 
 __all__ = ["HttpAdapter", "client_refusal", "load_config", "refusal_in", "reply_model"]
@@ -133,12 +133,14 @@ def _error_object(obj: Any) -> dict[str, Any] | None:
     return err if isinstance(err, dict) else None
 
 
-def client_refusal(obj: Any, status: int, upstream_reply: bool = False) -> dict[str, Any] | None:
-    """A 4xx answer whose body is an error in a provider's shape: the proxy refused the client's input; for
-    an upstream's reply (``upstream_reply``) also a 5xx one, what a gateway answers for a reply it cannot use
-    (502). Its code is the error's own (``type``, ``code`` or ``status``), never a toolwire code."""
+def client_refusal(obj: Any, status: int) -> dict[str, Any] | None:
+    """A 4xx or 5xx answer whose body is an error in a provider's shape: the proxy refused the client's input
+    or the upstream's reply (a gateway answers 502 for a reply it cannot use; LiteLLM answers 500 to a
+    tool_choice it rejects on purpose). The client gets an error either way, so it is a refusal; its code is
+    the error's own (``type``, ``code`` or ``status``) after the status, never a toolwire code, and a
+    refusal where a translation is expected is still a failure, with the status in its code."""
     err = _error_object(obj)
-    if err is None or not 400 <= status < (600 if upstream_reply else 500):
+    if err is None or not 400 <= status < 600:
         return None
     own = next((err[k] for k in ("type", "code", "status") if isinstance(err.get(k), str) and err[k]), None)
     message = err.get("message")
@@ -457,13 +459,13 @@ class HttpAdapter(Adapter):
         status, raw = self.loop.run(self._exchange(body, stream, model), (self.timeout or None))
         return status, raw, self.mock.recorded
 
-    def _refuse_or_crash(self, status: int, raw: bytes, where: str, upstream_reply: bool = False) -> Any:
+    def _refuse_or_crash(self, status: int, raw: bytes, where: str) -> Any:
         text = raw.decode("utf-8", "replace")
         try:
             body = json.loads(text)
         except ValueError:
             body = None
-        refusal = refusal_in(body, self.codes) or client_refusal(body, status, upstream_reply)
+        refusal = refusal_in(body, self.codes) or client_refusal(body, status)
         if refusal is not None:
             raise TranslationRefusal(refusal["code"], self._scrub(str(refusal["message"])), refusal["path"])
         raise RuntimeError(self._scrub(f"the proxy answered HTTP {status} {where}: {clip(text, 1000)}"))
@@ -521,7 +523,7 @@ class HttpAdapter(Adapter):
                     + clip(str((_error_object(body) or {}).get("message", "")), 500),
                 )
             if status >= 300:
-                self._refuse_or_crash(status, raw, "to a response", upstream_reply=True)
+                self._refuse_or_crash(status, raw, "to a response")
             if body is None:
                 raise RuntimeError(f"the proxy's response body is not JSON: {clip(repr(raw), 500)}")
             return body
@@ -617,7 +619,7 @@ class HttpAdapter(Adapter):
         status, raw, recorded = self._send({"events": events, "delivery": delivery}, body, True)
         self._check_recorded(recorded, status, raw, True)
         if status >= 300:
-            self._refuse_or_crash(status, raw, "to a streaming request", upstream_reply=True)
+            self._refuse_or_crash(status, raw, "to a streaming request")
         out = events_from_sse(raw)
         if out:
             refusal = refusal_in(out[-1].get("data"), self.codes)

@@ -146,4 +146,19 @@ def lower_answer(check: Check, answer: Answer) -> Answer:
         lowered = output.get(lift["tools_member"])
     else:
         lowered = {key: output[key] for key in lift["choice_members"] if key in output}
+        legacy = lift.get("legacy_tools") or {}
+        current = lift["choice_members"][0]
+        if "choice" in legacy and legacy["choice_member"] in output and current not in output:
+            lowered[current] = _current_choice(legacy, output[legacy["choice_member"]])
     return Answer("payload", payload=lowered, duration_ms=answer.duration_ms, mutated=answer.mutated)
+
+
+def _current_choice(legacy: dict[str, Any], value: Any) -> Any:
+    """The current tool choice a deprecated one (Chat's ``function_call``) stands for, per the descriptor's
+    ``legacy_tools.choice``; a value it does not know is judged as it is."""
+    forms = legacy["choice"]
+    if isinstance(value, str) and value in forms:
+        return forms[value]
+    if isinstance(value, dict) and isinstance(value.get("name"), str) and "named" in forms:
+        return substitute(forms["named"], {"name": value["name"]})
+    return value

@@ -30,6 +30,7 @@ from typing import Any
 import httpx
 
 from ..endpoints import PROVIDER_DIALECTS, expected_path, is_dialect_path
+from ..http_errors import error_status
 from ..protocol import UNSUPPORTED, TranslationRefusal
 
 __all__ = [
@@ -125,11 +126,14 @@ class SSEStream(httpx.SyncByteStream, httpx.AsyncByteStream):
 class Upstream:
     """An in-process provider endpoint (``httpx.MockTransport``): records requests, answers canned bodies."""
 
-    def __init__(self, reply: tuple[str, Any] | None = None) -> None:
+    def __init__(self, reply: tuple[str, Any] | None = None, dialect: str | None = None) -> None:
         #: ``("json", body)``, ``("sse", text)`` (answered whole), ``("sse", events)`` (an :class:`SSEStream`
         #: over the event list, read as the library reads the response), ``("eventstream", events)`` (the
         #: same, each event an AWS event-stream frame) or None (record, answer 400)
         self.reply = reply
+        #: the provider answering: a ``json`` body that is one of its error bodies is sent with the status it
+        #: comes with (descriptor ``http_errors``), as a real upstream does, never with 200
+        self.dialect = dialect
         self.requests: list[dict[str, Any]] = []
 
     def handler(self, request: httpx.Request) -> httpx.Response:
@@ -150,7 +154,8 @@ class Upstream:
             if isinstance(data, str):
                 return httpx.Response(200, content=data.encode("utf-8"), headers=headers)
             return httpx.Response(200, stream=SSEStream(data), headers=headers)
-        return httpx.Response(200, json=data)
+        status = error_status(self.dialect, data) if self.dialect else None
+        return httpx.Response(status or 200, json=data)
 
     @property
     def transport(self) -> httpx.MockTransport:

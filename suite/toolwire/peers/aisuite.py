@@ -179,7 +179,7 @@ class AisuiteTranslator(PeerTranslator):
 
     def _response(self, target: str) -> Any:
         def run(payload: Any, profile: dict[str, str]) -> Any:
-            up = Upstream(("json", payload))
+            up = Upstream(("json", payload), target)
             body = {"model": answered_model(payload), "messages": [{"role": "user", "content": "hi"}]}
             return dump(_create(target, up, body))
 

@@ -185,7 +185,7 @@ class AnyLLMTranslator(PeerTranslator):
         """The provider (the request's ``target``) answers ``payload``; any-llm returns it as ``source``."""
 
         def run(payload: Any, profile: dict[str, str]) -> Any:
-            up = Upstream(("json", payload))
+            up = Upstream(("json", payload), target)
             body = {**MINIMAL[source], "model": answered_model(payload)}
             return dump(_call(source, target, up, body))
 

@@ -102,7 +102,11 @@ def _payload(source: str, target: str, body: dict[str, Any]) -> Any:
     else:
         kwargs.update(choice)
     kwargs.update(body)
-    return dump(llm._get_request_payload(history, stop=stop, **kwargs))
+    # every public entry point (invoke, stream, generate) normalizes the messages first (OpenAI Chat `file`
+    # and other provider blocks become LangChain's standard blocks) and then builds this payload
+    from langchain_core.language_models.chat_models import _normalize_messages
+
+    return dump(llm._get_request_payload(_normalize_messages(history), stop=stop, **kwargs))
 
 
 def _openai_messages(source: str, messages: Any) -> Any:

@@ -279,7 +279,7 @@ class LiteLLMTranslator(PeerTranslator):
         call, _targets, minimal = ENTRIES[source]
 
         def run(payload: Any, profile: dict[str, str]) -> Any:
-            up = Upstream(("json", payload))
+            up = Upstream(("json", payload), target)
             return dump(call(target, up, {**minimal, "model": answered_model(payload)}))
 
         return run

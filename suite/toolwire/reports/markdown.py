@@ -562,6 +562,10 @@ VALID_INPUT_NOTES = {
         "Other policies",
         "the output the case expects under another value of a profile key the implementation did not declare",
     ),
+    "unchanged": (
+        "Passed on unchanged",
+        "a valid input passed on unchanged to a reader of its own dialect (the case upgrades its spelling)",
+    ),
 }
 #: example check ids shown per kind of handling
 HANDLED_EXAMPLES = 3

@@ -48,6 +48,8 @@ class Accumulator:
 
     def feed(self, event: Any) -> list[Fragment]:
         self.index += 1
+        if self.error is not None:  # a client raises at an error event: what follows is never read
+            return []
         data = event.get("data") if isinstance(event, dict) else None
         try:
             return self.on_data(data) or []

@@ -59,6 +59,7 @@ class Grammar:
     def __init__(self) -> None:
         self.index = -1
         self.ended = False  # a terminal event was seen: nothing may follow
+        self.raised = False  # an error event was seen: a client raises there and reads nothing after it
 
     def fail(self, rule: str, message: str, *, at_end: bool = False) -> GrammarViolation:
         return GrammarViolation(Violation(None if at_end else self.index, f"{self.dialect}.{rule}", message))
@@ -76,6 +77,8 @@ class Grammar:
         data = event["data"]
         if name is None and data == DONE and self.event_names:
             return  # a client that dispatches on event names never sees it (the Anthropic SDK skips it)
+        if self.raised:
+            return
         if self.ended:
             raise self.fail("after-end", f"an event after the end of the stream ({describe(data)})")
         if self.event_names is False and name is not None:

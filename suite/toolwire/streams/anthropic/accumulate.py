@@ -79,7 +79,7 @@ class AnthropicAccumulator(Accumulator):
         elif kind == "message_stop":
             self.finished = True
         elif kind == "error":
-            self.error = data.get("error")
+            self.error = _error_object(data)
         return None
 
     def build(self) -> Any:
@@ -88,6 +88,16 @@ class AnthropicAccumulator(Accumulator):
         message = json_copy(self.message)
         message["content"] = [self.blocks[i] for i in sorted(self.blocks)]
         return message
+
+
+def _error_object(data: dict[str, Any]) -> Any:
+    """The error an ``error`` event carries: its ``error`` (the API's member), else the object a proxy put
+    under ``message`` (claude-code-router), else the event without its type. The anthropic SDK raises with
+    the whole event whatever its shape, so each one ends the answer in an error with that message."""
+    for member in ("error", "message"):
+        if isinstance(data.get(member), dict):
+            return data[member]
+    return {k: v for k, v in data.items() if k != "type"}
 
 
 ACCUMULATOR = AnthropicAccumulator

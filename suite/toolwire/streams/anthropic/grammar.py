@@ -48,8 +48,8 @@ class AnthropicGrammar(Grammar):
         kind = data["type"]
         if kind == "ping":
             return
-        if kind == "error":
-            self.ended = True
+        if kind == "error":  # the SDK raises here: the events after it never reach the caller
+            self.ended = self.raised = True
             return
         if not self.started and kind != "message_start":
             raise self.fail("message-start-first", f"{kind} before message_start")

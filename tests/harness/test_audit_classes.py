@@ -1,0 +1,156 @@
+"""The classes of false findings the audits of the published reports found (reports/AUDIT-history.json), each
+fixed at its root: a translator is never failed for what the provider or its official client reads the same,
+and still fails where the meaning changed. Each test runs a real corpus check or a real harness part."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from toolwire.adapters import Answer
+from toolwire.adapters.inprocess import PythonAdapter
+from toolwire.corpus import load_corpus, wire
+from toolwire.judge import run_check
+from toolwire.judge.lifting import lower_answer
+from toolwire.peers._common import Upstream
+from toolwire.results import check_record
+from toolwire.streams.dialects import accumulate, check_stream
+
+
+@pytest.fixture(scope="module")
+def checks() -> dict[str, Any]:
+    return {c.id: c for c in load_corpus().checks()}
+
+
+class Echo:
+    """A translator declaring every pair that answers ``answer(payload)``."""
+
+    def __init__(self, answer: Any) -> None:
+        self.answer = answer
+
+    def capabilities(self) -> dict[str, Any]:
+        return {
+            "name": "echo",
+            "version": "0",
+            "language": "python",
+            "kinds": {k: [["*", "*"]] for k in ("tools", "tool_choice", "request", "response", "stream")},
+        }
+
+    def translate(self, kind: str, source: str, target: str, payload: Any, profile: Any) -> Any:
+        return self.answer(copy.deepcopy(payload))
+
+
+def run(checks: dict[str, Any], check_id: str, answer: Any) -> dict[str, Any]:
+    return check_record(
+        checks[check_id], run_check(PythonAdapter("python:echo", Echo(answer)), checks[check_id])
+    )
+
+
+@pytest.mark.parametrize("dialect", ["openai-chat", "openai-responses"])
+def test_openai_parameters_openai_refuses_in_every_mode_are_invalid(dialect: str) -> None:
+    """OpenAI answers 400 to an array schema without items and to a root combinator beside type object,
+    strict or not: such a source is invalid in its own dialect (forwarding it is garbage in)."""
+
+    def tools(parameters: dict[str, Any]) -> Any:
+        if dialect == "openai-chat":
+            return [{"type": "function", "function": {"name": "f", "parameters": parameters}}]
+        return [{"type": "function", "name": "f", "parameters": parameters}]
+
+    no_items = {"type": "object", "properties": {"tags": {"type": "array"}}}
+    nested = {"type": "object", "properties": {"m": {"type": "array", "items": {"type": ["array", "null"]}}}}
+    root_any_of = {"type": "object", "properties": {}, "anyOf": [{"required": ["a"]}]}
+    fine = {"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}}}}
+    assert wire.validate(dialect, "tools", tools(no_items))
+    assert wire.validate(dialect, "tools", tools(nested))
+    assert wire.validate(dialect, "tools", tools(root_any_of))
+    assert wire.validate(dialect, "tools", tools(fine)) == []
+
+
+def test_invalid_input_under_a_when_naming_the_default_is_garbage_in(checks: dict[str, Any]) -> None:
+    """Two results for one call: Anthropic refuses it. ``openai.strict=as-is`` is the default, so the check
+    judges the default profile, and passing the input on is no failure."""
+    check_id = "results/duplicate-tool-results-first-kept[anthropic>openai-chat,openai.strict=as-is]"
+    assert checks[check_id].source_problems
+
+    def both_results(payload: Any) -> Any:
+        return {"model": "gpt-4o", "messages": [
+            {"role": "user", "content": "Weather in Paris?"},
+            {"role": "assistant", "tool_calls": [{"id": "toolu_1", "type": "function",
+                                                  "function": {"name": "get_weather", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": "toolu_1", "content": "22C"},
+            {"role": "tool", "tool_call_id": "toolu_1", "content": "23C"},
+        ]}  # fmt: skip
+
+    record = run(checks, check_id, both_results)
+    assert record["outcome"] == "passed" and record["source_invalid"] is True, record
+
+
+def test_the_peers_upstream_serves_an_error_body_with_its_status() -> None:
+    """A real provider never answers an error body with 200: the library under test then raises, as it does
+    in production, instead of reading the error as a message."""
+    import httpx
+
+    error = {"type": "error", "error": {"type": "invalid_request_error", "message": "bad"}}
+    request = httpx.Request("POST", "https://api.anthropic.com/v1/messages", content=b"{}")
+    assert Upstream(("json", error), "anthropic").handler(request).status_code == 400
+    message = {"type": "message", "role": "assistant", "content": []}
+    assert Upstream(("json", message), "anthropic").handler(request).status_code == 200
+
+
+def _event(data: dict[str, Any]) -> dict[str, Any]:
+    return {"event": data["type"], "data": data}
+
+
+def test_an_anthropic_stream_is_read_as_the_sdk_reads_it_up_to_an_error_event() -> None:
+    """The anthropic SDK raises at an ``error`` event with the whole event, whatever its shape, and reads
+    nothing after it: a proxy that nests the error under ``message`` and then ends the message normally
+    (claude-code-router) still ends the answer in that error."""
+    start = {"type": "message_start", "message": {"id": "m", "type": "message", "role": "assistant",
+                                                  "content": [], "model": "c", "usage": {}}}  # fmt: skip
+    error = {"type": "error", "message": {"type": "api_error", "message": "upstream failed"}}
+    after = [{"type": "content_block_stop", "index": 0}, {"type": "message_stop"}]
+    events = [_event(start), _event(error), *map(_event, after)]
+    assert check_stream(events, "anthropic") == []
+    assert accumulate(events, "anthropic") == {"error": {"type": "api_error", "message": "upstream failed"}}
+    assert wire.validate("anthropic", "stream", error) == []
+    wrong = {"type": "error", "error": {"type": 1}}
+    assert wire.validate("anthropic", "stream", wrong)  # where `error` is given, it has the API's shape
+
+
+def test_a_deprecated_chat_choice_passed_on_is_read_as_the_choice_it_stands_for(
+    checks: dict[str, Any],
+) -> None:
+    check = checks["choice/legacy-function-call-named[openai-chat>openai-chat]"]
+    forwarded = {"model": "gpt-4o", "messages": [], "functions": [{"name": "get_weather"}],
+                 "function_call": {"name": "get_weather"}}  # fmt: skip
+    lowered = lower_answer(check, Answer("payload", payload=forwarded))
+    assert lowered.payload == {"tool_choice": {"type": "function", "function": {"name": "get_weather"}}}
+    forwarded["function_call"] = "none"
+    assert lower_answer(check, Answer("payload", payload=forwarded)).payload == {"tool_choice": "none"}
+
+
+def test_valid_input_passed_on_unchanged_to_its_own_dialect_passes(checks: dict[str, Any]) -> None:
+    """The provider reads exactly what the client wrote, although the case upgrades the spelling; a change
+    to the input still fails."""
+    check_id = "calls/legacy-function-call-and-function-role[openai-chat>openai-chat,openai.strict=as-is]"
+    record = run(checks, check_id, lambda payload: payload)
+    assert record["outcome"] == "passed" and record["handled"] == "unchanged", record
+
+    def changed(payload: Any) -> Any:
+        payload["function_call"] = "none"
+        return payload
+
+    assert run(checks, check_id, changed)["outcome"] == "failed"
+
+
+def test_a_5xx_error_body_of_a_proxy_is_its_refusal() -> None:
+    from toolwire.adapters.http import client_refusal
+
+    body = json.loads('{"error": {"message": "Invalid tool_choice", "type": "api_error"}}')
+    assert client_refusal(body, 500) == {
+        "code": "http.500.api_error",
+        "message": "Invalid tool_choice",
+        "path": None,
+    }
