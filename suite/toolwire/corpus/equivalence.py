@@ -27,6 +27,9 @@ Rules (members are addressed by pointer patterns: ``*`` is one key or index, ``*
 - ``sole-member`` ``{at, to, except?}``: an object at ``at`` with exactly one member, named neither ``to``
   nor one of ``except``, is the same as that value under the name ``to`` (also where the object is
   opaque: only the name changes);
+- ``schema-refs`` ``{at}``: in the JSON Schema at ``at`` (also where it is opaque), every reference into the
+  schema's own ``$defs`` / ``definitions`` is the subschema it points to, and those members are then no
+  members (a translator that inlines them sends the same schema); a recursive one leaves the schema as it is;
 - ``schema-empty`` ``{at, keywords}``: in the JSON Schema at ``at`` (also where it is opaque), at any
   depth, a keyword of ``keywords`` whose value is empty (``[]``, ``{}``) is the same as no keyword
   (``required: []``, ``$defs: {}`` constrain nothing); the names in maps of user-chosen names
@@ -135,6 +138,8 @@ class _Rewriter:
     def _walk(self, node: Any, path: tuple[str, ...]) -> Any:
         if isinstance(node, dict) and len(node) == 1 and not is_matcher(node):
             node = self._sole(node, path)
+        if any(self._matching("schema-refs", path)):
+            node = _refs_inlined(node)
         for r in self._matching("schema-empty", path):
             node = _without_empty_keywords(node, frozenset(r["keywords"]))
         if is_matcher(node) or (path and _any(self.opaque, path)):
@@ -211,6 +216,53 @@ def _without_empty_keywords(schema: Any, keywords: frozenset[str]) -> Any:
         else:
             out[key] = _without_empty_keywords(value, keywords)
     return out
+
+
+#: the members of a JSON Schema's root that hold the subschemas its local references point to
+_DEFS = ("$defs", "definitions")
+
+
+def _local_ref(node: Any) -> str | None:
+    """The reference of a ``{"$ref": "#/..."}`` node (also spelled ``{"$literal": {"$ref": …}}`` in an
+    expectation), or None."""
+    if isinstance(node, dict) and set(node) == {"$literal"}:
+        node = node["$literal"]
+    if isinstance(node, dict) and set(node) == {"$ref"} and isinstance(node["$ref"], str):
+        return node["$ref"]
+    return None
+
+
+def _refs_inlined(schema: Any) -> Any:
+    """``schema`` with every reference into its own ``$defs`` / ``definitions`` replaced by its target, and
+    those then removed: the same schema (it accepts the same instances). A schema with a reference that is
+    recursive or points elsewhere is left as it is (inlining it would change it or never end)."""
+    if not isinstance(schema, dict) or is_matcher(schema):
+        return schema
+    targets = {
+        f"#/{key}/{name}": sub
+        for key in _DEFS
+        if isinstance(schema.get(key), dict) and not is_matcher(schema[key])
+        for name, sub in schema[key].items()
+    }
+    if not targets:
+        return schema
+    kept: list[str] = []
+
+    def walk(node: Any, seen: frozenset[str]) -> Any:
+        ref = _local_ref(node)
+        if ref is not None:
+            if ref in targets and ref not in seen:
+                return walk(targets[ref], seen | {ref})
+            kept.append(ref)
+            return node
+        if isinstance(node, list):
+            return [walk(v, seen) for v in node]
+        if not isinstance(node, dict) or is_matcher(node):
+            return node
+        return {k: walk(v, seen) for k, v in node.items()}
+
+    out = {k: walk(v, frozenset()) for k, v in schema.items() if k not in _DEFS}
+    return schema if kept else out
 
 
 def _json_text(text: str) -> str:
