@@ -154,3 +154,54 @@ def test_a_5xx_error_body_of_a_proxy_is_its_refusal() -> None:
         "message": "Invalid tool_choice",
         "path": None,
     }
+
+
+def _same(dialect: str, kind: str, expected: Any, actual: Any) -> bool:
+    from toolwire.corpus import equivalence
+    from toolwire.corpus.matchers import compare
+    from toolwire.descriptors import descriptor
+
+    spelled = descriptor(dialect)
+    return not compare(
+        equivalence.normalize(spelled, kind, expected), equivalence.normalize(spelled, kind, actual)
+    )
+
+
+def test_a_schema_with_its_references_inlined_is_the_same_schema() -> None:
+    """LiteLLM inlines non-recursive $refs toward Anthropic: the schema accepts the same instances."""
+    kept = [{"name": "f", "input_schema": {
+        "type": "object", "properties": {"p": {"$literal": {"$ref": "#/$defs/person"}}},
+        "$defs": {"person": {"type": "object", "properties": {"name": {"type": "string"}}}},
+    }}]  # fmt: skip
+    inlined = [{"name": "f", "input_schema": {
+        "type": "object", "properties": {"p": {"type": "object", "properties": {"name": {"type": "string"}}}},
+    }}]  # fmt: skip
+    assert _same("anthropic", "tools", kept, inlined)
+    other = copy.deepcopy(inlined)
+    other[0]["input_schema"]["properties"]["p"]["properties"]["name"]["type"] = "integer"
+    assert not _same("anthropic", "tools", kept, other)
+    node = {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}
+    recursive = {"type": "object", "properties": {"n": {"$ref": "#/$defs/node"}}, "$defs": {"node": node}}
+    shallow = {"type": "object", "properties": {"n": {"type": "object", "properties": {"next": {}}}}}
+    assert not _same("anthropic", "tools", [{"name": "f", "input_schema": recursive}],
+                     [{"name": "f", "input_schema": shallow}])  # fmt: skip
+
+
+def _gemini(*contents: Any) -> dict[str, Any]:
+    return {"contents": list(contents)}
+
+
+def test_gemini_reads_a_function_response_and_a_following_text_turn_as_one_turn() -> None:
+    call = {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}}}]}
+    answer = {"functionResponse": {"name": "f", "response": {"output": "22C"}}}
+    sdk = {"functionResponse": {"name": "f", "response": {"name": "f", "content": "22C"}}}
+    merged = _gemini(call, {"role": "user", "parts": [answer, {"text": "Thanks"}]})
+    apart = _gemini(call, {"role": "user", "parts": [sdk]}, {"role": "user", "parts": [{"text": "Thanks"}]})
+    assert _same("gemini", "request", merged, apart)
+    # the responses to one call turn split across two turns: Gemini refuses that, so it stays a difference
+    two = _gemini(call, {"role": "user", "parts": [answer, answer]})
+    split = _gemini(call, {"role": "user", "parts": [answer]}, {"role": "user", "parts": [answer]})
+    assert not _same("gemini", "request", two, split)
+    wrong = {"functionResponse": {"name": "f", "response": {"name": "f", "content": "25C"}}}
+    assert not _same("gemini", "request", _gemini(call, {"role": "user", "parts": [answer]}),
+                     _gemini(call, {"role": "user", "parts": [wrong]}))  # fmt: skip

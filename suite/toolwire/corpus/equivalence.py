@@ -24,9 +24,12 @@ Rules (members are addressed by pointer patterns: ``*`` is one key or index, ``*
 - ``lower-case`` ``{at}``: a string at ``at`` is compared without regard to case;
 - ``json-text`` ``{at}``: a string at ``at`` holding a JSON object or array (tool-call arguments) is
   compared as that JSON, not as text (``{"a": 1}`` is ``{"a":1}``);
-- ``sole-member`` ``{at, to, except?}``: an object at ``at`` with exactly one member, named neither ``to``
-  nor one of ``except``, is the same as that value under the name ``to`` (also where the object is
-  opaque: only the name changes);
+- ``sole-member`` ``{at, to, except?, beside?}``: an object at ``at`` with exactly one member (not counting
+  string members named in ``beside``), named neither ``to`` nor one of ``except``, is the same as that value
+  under the name ``to`` (also where the object is opaque: only the name changes);
+- ``merge-turns`` ``{at, key, items, unless?}``: in the array at ``at``, an item with the same ``key`` as the
+  one before it, none of whose ``items`` has a member named in ``unless``, is the same as its ``items``
+  appended to that one's (a follow-up turn of the same role);
 - ``schema-refs`` ``{at}``: in the JSON Schema at ``at`` (also where it is opaque), every reference into the
   schema's own ``$defs`` / ``definitions`` is the subschema it points to, and those members are then no
   members (a translator that inlines them sends the same schema); a recursive one leaves the schema as it is;
@@ -136,8 +139,10 @@ class _Rewriter:
         return (r for r, at in self.rules if r["rule"] in names and _any(at, path))
 
     def _walk(self, node: Any, path: tuple[str, ...]) -> Any:
-        if isinstance(node, dict) and len(node) == 1 and not is_matcher(node):
+        if isinstance(node, dict) and not is_matcher(node):
             node = self._sole(node, path)
+        elif isinstance(node, list):
+            node = self._merged(node, path)
         if any(self._matching("schema-refs", path)):
             node = _refs_inlined(node)
         for r in self._matching("schema-empty", path):
@@ -161,11 +166,39 @@ class _Rewriter:
         return self._value(node, path) if path else node
 
     def _sole(self, obj: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
-        ((key, value),) = obj.items()
         for r in self._matching("sole-member", path):
+            beside = r.get("beside", ())
+            rest = {k: v for k, v in obj.items() if not (k in beside and isinstance(v, str))}
+            if len(rest) != 1:
+                continue
+            ((key, value),) = rest.items()
             if key != r["to"] and key not in r.get("except", ()):
                 return {str(r["to"]): value}
         return obj
+
+    def _merged(self, items: list[Any], path: tuple[str, ...]) -> list[Any]:
+        """``items`` with each follow-up item of the same ``key`` merged into the one before it (merge-turns)."""
+        for r in self._matching("merge-turns", path):
+            key, member, unless = r["key"], r["items"], set(r.get("unless", ()))
+            out: list[Any] = []
+            for item in items:
+                last = out[-1] if out else None
+                if (
+                    isinstance(item, dict)
+                    and isinstance(last, dict)
+                    and not is_matcher(item)
+                    and not is_matcher(last)
+                    and key in item
+                    and item.get(key) == last.get(key)
+                    and isinstance(item.get(member), list)
+                    and isinstance(last.get(member), list)
+                    and not any(isinstance(p, dict) and unless & set(p) for p in item[member])
+                ):
+                    out[-1] = {**last, member: [*last[member], *item[member]]}
+                else:
+                    out.append(item)
+            items = out
+        return items
 
     def _renamed(self, obj: dict[str, Any], key: str, path: tuple[str, ...]) -> str:
         for r in self._matching("rename", path):
