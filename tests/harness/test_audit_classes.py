@@ -205,3 +205,32 @@ def test_gemini_reads_a_function_response_and_a_following_text_turn_as_one_turn(
     wrong = {"functionResponse": {"name": "f", "response": {"name": "f", "content": "25C"}}}
     assert not _same("gemini", "request", _gemini(call, {"role": "user", "parts": [answer]}),
                      _gemini(call, {"role": "user", "parts": [wrong]}))  # fmt: skip
+
+
+def test_a_refusal_naming_only_members_the_target_has_no_form_for_passes(checks: dict[str, Any]) -> None:
+    """LiteLLM's UnsupportedParamsError for prompt_cache_key toward Anthropic is the other policy for a
+    member the case drops; refusing legacy ``functions``, which become ``tools``, still fails."""
+    from toolwire.protocol import TranslationRefusal
+
+    def refusing(message: str) -> Any:
+        def answer(payload: Any) -> Any:
+            raise TranslationRefusal("peer.error", message, None)
+
+        return answer
+
+    check_id = "messages/codex-first-turn-capture[openai-responses>anthropic]"
+    message = "UnsupportedParamsError: anthropic does not support parameters: ['prompt_cache_key']"
+    record = run(checks, check_id, refusing(message))
+    assert record["outcome"] == "passed" and record["handled"] == "refused-member", record
+    legacy = "calls/legacy-function-call-and-function-role[openai-chat>anthropic]"
+    message = "anthropic does not support parameters: ['functions', 'function_call']"
+    assert run(checks, legacy, refusing(message))["outcome"] == "failed"
+    assert run(checks, check_id, refusing("anthropic does not support 'model'"))["outcome"] == "failed"
+
+
+def test_an_sdk_refusing_an_unexpected_keyword_is_the_librarys_refusal() -> None:
+    from toolwire.peers._common import PeerTranslator
+
+    unexpected = TypeError("Messages.create() got an unexpected keyword argument 'verbosity'")
+    assert PeerTranslator.is_deliberate(PeerTranslator.__new__(PeerTranslator), unexpected)
+    assert not PeerTranslator.is_deliberate(PeerTranslator.__new__(PeerTranslator), TypeError("'NoneType'"))

@@ -177,7 +177,7 @@ class _Rewriter:
         return obj
 
     def _merged(self, items: list[Any], path: tuple[str, ...]) -> list[Any]:
-        """``items`` with each follow-up item of the same ``key`` merged into the one before it (merge-turns)."""
+        """``items``, each follow-up item of the same ``key`` merged into the one before it (merge-turns)."""
         for r in self._matching("merge-turns", path):
             key, member, unless = r["key"], r["items"], set(r.get("unless", ()))
             out: list[Any] = []

@@ -5,6 +5,7 @@ schema, a round trip (INTERPRETING.md). :mod:`toolwire.judge.run` runs a check o
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,7 +49,8 @@ OUTCOMES = ("passed", "failed", "errored", "skipped", "xfailed", "xpassed")
 #: ``accepted-degrade`` (the output the case accepts under another value of a profile key); where the upstream
 #: stream ends in an error, ``raised`` (the implementation answered with an error of its own); and an output
 #: the case expects under other values of profile keys the implementation did not declare, ``another-policy``;
-#: valid input passed on unchanged to a provider of its own dialect, ``unchanged``
+#: valid input passed on unchanged to a provider of its own dialect, ``unchanged``; a refusal naming a member
+#: the case drops for want of a target form, ``refused-member``
 HANDLED = (
     "refused",
     "forwarded",
@@ -58,6 +60,7 @@ HANDLED = (
     "raised",
     "another-policy",
     "unchanged",
+    "refused-member",
 )
 
 #: kinds whose output a provider reads (and rejects when invalid); the others are read by a client
@@ -335,6 +338,16 @@ def judge(
                     f"{want['path']!r}, got {_path_of(actual)}",
                 )
             return CheckResult("passed", actual_error=actual, duration_ms=ms)
+        member = _refused_member(check, actual.get("message"))
+        if member is not None:
+            return CheckResult(
+                "passed",
+                actual_error=actual,
+                duration_ms=ms,
+                handled="refused-member",
+                message=f"refused with {actual.get('code')!r} naming `{member}` ({actual.get('message')}), a "
+                f"member the case drops for want of a {check.target} form: refusing it is the other policy",
+            )
         if exp.get("refusal_accepted"):
             return CheckResult(
                 "passed",
@@ -420,6 +433,42 @@ def _another_policy(check: Check, payload: Any, output: WireVerdict, declared: f
         if not compare(expected, actual, output.tolerate if output.extensions is not None else None):
             return ", ".join(f"{k}={other.get(k)}" for k in sorted(changed))
     return None
+
+
+#: a member name quoted in an error message ('name', "name" or `name`)
+_QUOTED_NAME = re.compile(r"['\"`]([A-Za-z_][A-Za-z0-9_.]*)['\"`]")
+
+
+def _refused_member(check: Check, message: Any) -> str | None:
+    """The top-level member of the check's source request that a refusal's message names and that the
+    expected translation drops (no trace of its name or of any of its values): a member the target has no
+    form for, so refusing it (LiteLLM's ``UnsupportedParamsError``, an SDK's "unexpected keyword argument")
+    is the other legitimate policy. Every source member the message names must be such a member: one the
+    translation carries on in another form (legacy ``functions`` become ``tools``), or a tool or tool-choice
+    member (every choice has a target form, the default one included), makes the refusal a failure."""
+    source, expected = check.source_payload, check.expectation.get("payload")
+    if check.kind != "request" or not isinstance(source, dict) or not isinstance(message, str):
+        return None
+    lift = check.dialects.get(check.source, {}).get("lift") or {}
+    legacy = lift.get("legacy_tools") or {}
+    carried = {lift.get("tools_member"), legacy.get("tools_member"), legacy.get("choice_member")}
+    carried.update(lift.get("choice_members", ()))
+    named = [n for n in dict.fromkeys(_QUOTED_NAME.findall(message)) if n in source]
+    dropped = [
+        n
+        for n in named
+        if n not in carried and not _holds(expected, [n]) and not _leaves(source[n]) & _leaves(expected)
+    ]
+    return ", ".join(named) if named and dropped == named else None
+
+
+def _leaves(value: Any) -> set[Any]:
+    """The strings and numbers anywhere in ``value`` (booleans and null say too little to trace)."""
+    if isinstance(value, dict):
+        return {leaf for v in value.values() for leaf in _leaves(v)}
+    if isinstance(value, list):
+        return {leaf for v in value for leaf in _leaves(v)}
+    return {value} if isinstance(value, str | int | float) and not isinstance(value, bool) else set()
 
 
 def garbage_in(check: Check) -> bool:

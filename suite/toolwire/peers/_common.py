@@ -22,6 +22,7 @@ import binascii
 import enum
 import importlib.metadata
 import json
+import re
 import struct
 import urllib.parse
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
@@ -461,15 +462,21 @@ def refuse_unsupported_members(library: str, body: dict[str, Any], members: tupl
         )
 
 
+#: Python's message for a call with a keyword the function does not take
+_UNEXPECTED_KEYWORD = re.compile(r"got an unexpected keyword argument '\w+'")
+
+
 class PeerTranslator:
     """Base class: a route table ``{(kind, source, target): fn(payload, profile)}`` and the refusal rule.
 
     Refusals: an exception the library raises on purpose for a bad input (a ``ValueError`` — which includes
     ``json.JSONDecodeError`` and pydantic's ``ValidationError`` — or an exception class defined by the library
-    itself, with a non-empty message) becomes a refusal with the code from :meth:`error_code`: an obvious
-    corpus code where there is one (invalid JSON arguments → ``call.invalid_arguments``), else ``peer.error``,
-    so an expected refusal with a specific code fails on the code, honestly. Every other exception
-    (``KeyError``, ``TypeError``, ``AttributeError``, ``IndexError`` …) is a crash: the check is ``errored``.
+    itself, with a non-empty message; or a ``TypeError`` for an unexpected keyword argument, the provider
+    SDK's signature refusing a parameter the library passed on as given) becomes a refusal with the code
+    from :meth:`error_code`: an obvious corpus code where there is one (invalid JSON arguments →
+    ``call.invalid_arguments``), else ``peer.error``, so an expected refusal with a specific code fails on
+    the code, honestly. Every other exception (``KeyError``, ``TypeError``, ``AttributeError``,
+    ``IndexError`` …) is a crash: the check is ``errored``.
     """
 
     #: the library's name in reports, and the distribution whose version is reported
@@ -562,6 +569,8 @@ class PeerTranslator:
             return False
         if isinstance(exc, ValueError):
             return True
+        if isinstance(exc, TypeError) and _UNEXPECTED_KEYWORD.search(str(exc)):
+            return True  # a provider SDK's signature refusing a parameter the library passed through as given
         return any(cls.__module__.split(".")[0] in self.library_modules for cls in type(exc).__mro__[:-1])
 
     def error_code(self, exc: BaseException) -> str:

@@ -562,6 +562,11 @@ VALID_INPUT_NOTES = {
         "Other policies",
         "the output the case expects under another value of a profile key the implementation did not declare",
     ),
+    "refused-member": (
+        "Members refused",
+        "a refusal naming a request member the target has no form for (the case drops it; refusing is the "
+        "other policy)",
+    ),
     "unchanged": (
         "Passed on unchanged",
         "a valid input passed on unchanged to a reader of its own dialect (the case upgrades its spelling)",
