@@ -234,3 +234,19 @@ def test_an_sdk_refusing_an_unexpected_keyword_is_the_librarys_refusal() -> None
     unexpected = TypeError("Messages.create() got an unexpected keyword argument 'verbosity'")
     assert PeerTranslator.is_deliberate(PeerTranslator.__new__(PeerTranslator), unexpected)
     assert not PeerTranslator.is_deliberate(PeerTranslator.__new__(PeerTranslator), TypeError("'NoneType'"))
+
+
+def test_a_lower_case_gemini_mode_asks_for_the_same_choice() -> None:
+    """claude-code-router writes `any`; Gemini parses enum names in either case (as it does Schema `type`)."""
+    upper = {"toolConfig": {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["f"]}}}
+    lower = {"toolConfig": {"functionCallingConfig": {"mode": "any", "allowedFunctionNames": ["f"]}}}
+    assert _same("gemini", "tool_choice", upper, lower)
+    assert wire.validate("gemini", "tool_choice", lower) == []
+    none = {"toolConfig": {"functionCallingConfig": {"mode": "none"}}}
+    assert not _same("gemini", "tool_choice", upper, none)
+    assert _same(
+        "gemini",
+        "request",
+        {"contents": []},
+        {"contents": [], "toolConfig": {"functionCallingConfig": {"mode": "auto"}}},
+    )
