@@ -100,6 +100,24 @@ function anyTools(custom) {
 /** Sources whose provider package reads custom (free-form) tool calls: their input is a string. */
 const CUSTOM_CALLS = new Set(["openai-responses"]);
 
+/**
+ * A Chat Completions reply (a response, or a stream's chunk) carrying a custom (free-form) tool call: an
+ * answer the AI SDK's Chat model is never given, since it declares function tools only (@ai-sdk/openai
+ * `prepareChatTools` drops every other tool type), so there is nothing of the AI SDK's to judge.
+ */
+function unreachableChatCustomCall(source, payload) {
+  if (source !== "openai-chat" || !payload || typeof payload !== "object") return;
+  for (const choice of Array.isArray(payload.choices) ? payload.choices : []) {
+    const calls = choice?.message?.tool_calls ?? choice?.delta?.tool_calls;
+    if (Array.isArray(calls) && calls.some((call) => call?.type === "custom")) {
+      throw new Refusal(
+        "protocol.unsupported",
+        "no AI SDK counterpart: a Chat custom tool call answers a custom tool, which the AI SDK's Chat model never declares",
+      );
+    }
+  }
+}
+
 const HI = [{ role: "user", content: [{ type: "text", text: "hi" }] }];
 
 /**
@@ -192,6 +210,7 @@ async function translateChoice(target, payload) {
 }
 
 async function translateResponse(source, payload, profile) {
+  unreachableChatCustomCall(source, payload);
   const up = new Upstream("json", payload);
   const result = await generateText({
     model: languageModel(source, answeredModel(payload), up.fetch),
@@ -243,6 +262,7 @@ async function settle(count) {
 export class StreamTranslation {
   constructor(source, firstEvent, profile = {}) {
     seedRandom("stream", source, firstEvent);
+    this.source = source;
     this.upstream = new Upstream("sse");
     this.mapper = new StreamMapper(profile, CUSTOM_CALLS.has(source));
     this.out = [];
@@ -284,6 +304,7 @@ export class StreamTranslation {
   }
 
   async feed(event) {
+    unreachableChatCustomCall(this.source, event?.data);
     this.upstream.push(event);
     await settle(() => this.parts);
     return this.take();
