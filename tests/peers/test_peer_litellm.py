@@ -55,11 +55,12 @@ def test_streams_are_driven_lazily(case: str, target: str) -> None:
     assert len(set(positions)) > 1, positions
 
 
-def test_anthropic_to_openai_chat_names_an_openai_model() -> None:
-    """The ``/v1/messages`` adapter toward OpenAI Chat is called with an OpenAI model, as a user routing an
-    Anthropic request there names one: LiteLLM copies ``cache_control`` only for models that consume it
-    (``target_consumes_cache_control``: Claude, Bedrock ARNs, Gemini), so with the source's ``claude-…``
-    (the adapter once passed it) the blocks kept ``cache_control`` the OpenAI path never sends."""
+def test_anthropic_to_openai_chat_is_what_the_chat_completions_route_sends() -> None:
+    """Toward OpenAI Chat the Anthropic request goes through ``litellm.anthropic.messages.create`` with
+    LiteLLM's documented opt-out of the Responses route, and what the OpenAI SDK's client sends is judged
+    (the /v1/messages adapter's intermediate dict is not what reaches OpenAI: ``completion`` moves a tool
+    result's image out and strips thinking blocks). The model is an OpenAI one, as a user routing there
+    names: LiteLLM copies ``cache_control`` only for models that consume it (Claude, Bedrock ARNs, Gemini)."""
     require(NAME)
     from toolwire.peers.litellm import LiteLLMTranslator
 
@@ -75,6 +76,7 @@ def test_anthropic_to_openai_chat_names_an_openai_model() -> None:
     translator = LiteLLMTranslator()
     sent = translator.translate("request", "anthropic", "openai-chat", copy.deepcopy(body), {})
     assert "cache_control" not in str(sent), sent
-    assert sent["model"] == "gpt-4o"
-    tools = translator.translate("tools", "anthropic", "openai-chat", copy.deepcopy(body["tools"]), {})
-    assert "cache_control" not in str(tools), tools
+    assert sent["model"] == "gpt-4o" and sent["messages"][-1]["role"] == "user"
+    import litellm
+
+    assert litellm.use_chat_completions_url_for_anthropic_messages is False  # the setting is restored

@@ -177,8 +177,9 @@ class Upstream:
         An iterator ``call`` returns (a stream) is drained: a library may send its request on the first
         read. The library's exception for the canned 400 is expected and swallowed; an exception raised
         before anything was sent is the library's own answer and propagates. With ``dialect``, a request
-        the library sent to another API of the provider (OpenAI Responses instead of Chat Completions) is
-        no translation into ``dialect``: it is reported as such (the check errs), never judged as one.
+        the library sent to another API of the provider (OpenAI Responses instead of Chat Completions, a
+        Gemini cachedContents call) is no translation into ``dialect``: the check is skipped with that
+        reason, never judged as one.
         """
         self.requests.clear()
         try:
@@ -194,10 +195,12 @@ class Upstream:
         sent = self.requests[0]
         path = urllib.parse.urlsplit(sent["url"]).path
         if dialect in PROVIDER_DIALECTS and not is_dialect_path(dialect, path):
-            raise RuntimeError(
-                f"toolwire peer adapter: the library sent this request to {path}, not to the {dialect} API "
-                f"({expected_path(dialect)}): it chose another API of the provider for this input, so "
-                f"there is no {dialect} request to judge"
+            raise TranslationRefusal(  # skipped with its reason: nothing of the library's to judge
+                UNSUPPORTED,
+                f"the library sent this request to {path}, not to the {dialect} API "
+                f"({expected_path(dialect)}): it chose another API of the provider for this input (LiteLLM "
+                f"creates Gemini cachedContents for cache_control first), so there is no {dialect} request "
+                "to judge through this adapter",
             )
         return sent["body"]
 

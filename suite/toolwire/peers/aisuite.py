@@ -146,7 +146,7 @@ class AisuiteTranslator(PeerTranslator):
     def _request(self, target: str) -> Any:
         def run(payload: Any, profile: dict[str, str]) -> Any:
             up = Upstream()
-            return up.capture(lambda: _create(target, up, payload))
+            return up.capture(lambda: _create(target, up, payload), target)
 
         return run
 
@@ -154,7 +154,7 @@ class AisuiteTranslator(PeerTranslator):
         def run(payload: Any, profile: dict[str, str]) -> Any:
             up = Upstream()
             body = {"messages": [{"role": "user", "content": "hi"}], "tools": payload}
-            sent = up.capture(lambda: _create(target, up, body))
+            sent = up.capture(lambda: _create(target, up, body), target)
             if target == "gemini":
                 tools = sent.get("tools")
                 if tools is None:
@@ -172,7 +172,7 @@ class AisuiteTranslator(PeerTranslator):
                 "tools": choice_tools("openai-chat", payload),
                 **payload,
             }
-            sent = up.capture(lambda: _create(target, up, body))
+            sent = up.capture(lambda: _create(target, up, body), target)
             return sent_choice(target, sent, CHOICE_MEMBERS[target])
 
         return run

@@ -22,14 +22,13 @@ before import, so the model map is read from the package, not downloaded), each 
   lifts them: INTERPRETING.md, "Kinds lifted into requests").
 - ``litellm.anthropic.messages.create(model="gemini/…" | "openai/…", …)``, its Anthropic Messages API for
   other providers (to Gemini through the ``/v1/messages`` adapter and ``litellm.completion``; to OpenAI
-  models through the Responses API): ``request`` anthropic → gemini / openai-responses, ``response`` and
-  ``stream`` gemini / openai-responses → anthropic (its SSE bytes parsed one chunk at a time).
+  models through the Responses API, or, with LiteLLM's documented opt-out
+  ``use_chat_completions_url_for_anthropic_messages``, through the adapter and ``litellm.completion`` to
+  Chat Completions, where the OpenAI SDK's client sends what is judged): ``request`` anthropic → gemini /
+  openai-responses / openai-chat (tool lists and choices lifted into it), ``response`` and ``stream``
+  gemini / openai-responses → anthropic (its SSE bytes parsed one chunk at a time).
 - The ``/v1/messages`` adapter's pure functions for OpenAI-format models
-  (``litellm.llms.anthropic.pass_through.adapters``): ``request`` anthropic → openai-chat is
-  ``LiteLLMAnthropicMessagesAdapter().translate_anthropic_to_openai(body)``, the body naming an OpenAI model
-  (``gpt-4o``; a reasoning one for a request with ``thinking``), as a user routing it to OpenAI Chat does
-  (tools and tool choice: that call
-  on a one-message request, keeping ``tools`` / ``tool_choice`` / ``parallel_tool_calls``); ``response``
+  (``litellm.llms.anthropic.pass_through.adapters``): ``response``
   openai-chat → anthropic is ``translate_openai_response_to_anthropic`` of the body as LiteLLM reads an
   OpenAI answer (``convert_to_model_response_object``); ``stream``
   openai-chat → anthropic is ``AnthropicStreamWrapper`` over ``ModelResponseStream(**chunk)`` for each data
@@ -79,6 +78,7 @@ MODELS = {
     "anthropic": "anthropic/claude-sonnet-4-5",
     "gemini": "gemini/gemini-2.5-flash",
     "openai-responses": "openai/gpt-4o",
+    "openai-chat": "openai/gpt-4o",
     # Converse (bedrock/converse/…) to the model of the recorded Bedrock traffic; a Converse body names no
     # model (the URL does), so every request goes to this one
     "bedrock-converse": "bedrock/converse/us.anthropic.claude-sonnet-4-5-20250929-v1:0",
@@ -156,9 +156,22 @@ def _messages(target: str, up: Upstream, body: dict[str, Any]) -> Any:
     from litellm.llms.custom_httpx.http_handler import HTTPHandler
 
     body = dict(body)
-    out = _litellm().anthropic.messages.create(
-        model=_model(target, body), api_key="toolwire-offline", client=HTTPHandler(client=up.client()), **body
-    )
+    litellm = _litellm()
+    # toward OpenAI Chat: LiteLLM's documented opt-out of its default route for OpenAI models (the Responses
+    # API): use_chat_completions_url_for_anthropic_messages (llms/anthropic/pass_through/messages/handler.py)
+    chat, kept = target == "openai-chat", litellm.use_chat_completions_url_for_anthropic_messages
+    litellm.use_chat_completions_url_for_anthropic_messages = chat or kept
+    client: Any = HTTPHandler(client=up.client())
+    if chat:  # the chat/completions route calls the OpenAI SDK's client
+        import openai
+
+        client = openai.OpenAI(api_key="toolwire-offline", http_client=up.client(), max_retries=0)
+    try:
+        out = litellm.anthropic.messages.create(
+            model=_model(target, body), api_key="toolwire-offline", client=client, **body
+        )
+    finally:
+        litellm.use_chat_completions_url_for_anthropic_messages = kept
     if body.get("stream"):  # SSE bytes, an event per chunk: parsed as each chunk comes
         if not hasattr(out, "__iter__"):  # the route to OpenAI models streams asynchronously only
             out = pulled(out)
@@ -171,7 +184,7 @@ def _messages(target: str, up: Upstream, body: dict[str, Any]) -> Any:
 ENTRIES: dict[str, tuple[Any, tuple[str, ...], dict[str, Any]]] = {
     "openai-chat": (_completion, ("anthropic", "gemini", "bedrock-converse"), MINIMAL_CHAT),
     "openai-responses": (_responses, ("anthropic", "gemini"), MINIMAL_RESPONSES),
-    "anthropic": (_messages, ("gemini", "openai-responses"), MINIMAL_ANTHROPIC),
+    "anthropic": (_messages, ("gemini", "openai-responses", "openai-chat"), MINIMAL_ANTHROPIC),
 }
 
 
@@ -180,24 +193,6 @@ def _adapter() -> Any:
     from litellm.llms.anthropic.pass_through.adapters.transformation import LiteLLMAnthropicMessagesAdapter
 
     return LiteLLMAnthropicMessagesAdapter()
-
-
-#: the OpenAI Chat model an Anthropic request is routed to through the ``/v1/messages`` adapter
-CHAT_MODEL = "gpt-4o"
-
-
-def _anthropic_to_openai(body: dict[str, Any]) -> Any:
-    """``translate_anthropic_to_openai`` of ``body`` with its model replaced by one of the target's family
-    (:func:`~._common.family_model`), as a user routing an Anthropic request to an OpenAI Chat model names
-    that model: the adapter picks code paths by the model's name (it copies ``cache_control`` only for a
-    model that ``target_consumes_cache_control``, Claude / Bedrock ARN / Gemini, and keeps ``thinking`` as
-    it is for Claude: litellm/llms/anthropic/pass_through/adapters/transformation.py,
-    ``_add_cache_control_if_applicable``, ``_translate_thinking_to_openai``), so the source's ``claude-…``
-    would test the path of a Claude target, not the OpenAI one."""
-    body = dict(body)
-    body["model"] = family_model("openai-chat", body.get("model"), CHAT_MODEL, body)
-    request, _tool_names = _adapter().translate_anthropic_to_openai(body)
-    return dump(request)
 
 
 class LiteLLMTranslator(PeerTranslator):
@@ -231,9 +226,6 @@ class LiteLLMTranslator(PeerTranslator):
         for target in ENTRIES["openai-chat"][1]:  # a tool list or choice alone: a one-message completion()
             self.routes[("tools", "openai-chat", target)] = self._tools(target)
             self.routes[("tool_choice", "openai-chat", target)] = self._choice(target)
-        self.routes[("request", "anthropic", "openai-chat")] = lambda p, _prof: _anthropic_to_openai(p)
-        self.routes[("tools", "anthropic", "openai-chat")] = self._adapter_tools
-        self.routes[("tool_choice", "anthropic", "openai-chat")] = self._adapter_choice
         self.routes[("response", "openai-chat", "anthropic")] = self._adapter_response
         self.stream_routes[("openai-chat", "anthropic")] = self._adapter_stream
         self._mistral_routes()
@@ -254,14 +246,14 @@ class LiteLLMTranslator(PeerTranslator):
 
         def run(payload: Any, profile: dict[str, str]) -> Any:
             up = Upstream()
-            return up.capture(lambda: call(target, up, payload))
+            return up.capture(lambda: call(target, up, payload), target)
 
         return run
 
     def _tools(self, target: str) -> Any:
         def run(payload: Any, profile: dict[str, str]) -> Any:
             up = Upstream()
-            sent = up.capture(lambda: _completion(target, up, {**MINIMAL_CHAT, "tools": payload}))
+            sent = up.capture(lambda: _completion(target, up, {**MINIMAL_CHAT, "tools": payload}), target)
             return sent_tools(target, sent)
 
         return run
@@ -270,7 +262,7 @@ class LiteLLMTranslator(PeerTranslator):
         def run(payload: Any, profile: dict[str, str]) -> Any:
             up = Upstream()
             body = {**MINIMAL_CHAT, "tools": choice_tools("openai-chat", payload), **payload}
-            sent = up.capture(lambda: _completion(target, up, body))
+            sent = up.capture(lambda: _completion(target, up, body), target)
             return sent_choice(target, sent, CHOICE_MEMBERS.get(target, ()))
 
         return run
@@ -299,14 +291,6 @@ class LiteLLMTranslator(PeerTranslator):
         return run
 
     # -- the /v1/messages adapter ---------------------------------------------------------------------------
-    def _adapter_tools(self, payload: Any, profile: dict[str, str]) -> Any:
-        return _anthropic_to_openai({**MINIMAL_ANTHROPIC, "tools": payload}).get("tools", [])
-
-    def _adapter_choice(self, payload: Any, profile: dict[str, str]) -> Any:
-        body = {**MINIMAL_ANTHROPIC, "tools": choice_tools("anthropic", payload), **payload}
-        sent = _anthropic_to_openai(body)
-        return {k: sent[k] for k in CHOICE_MEMBERS["openai-chat"] if k in sent}
-
     def _adapter_response(self, payload: Any, profile: dict[str, str]) -> Any:
         from litellm.litellm_core_utils.llm_response_utils.convert_dict_to_response import (
             convert_to_model_response_object,
