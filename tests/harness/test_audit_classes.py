@@ -250,3 +250,20 @@ def test_a_lower_case_gemini_mode_asks_for_the_same_choice() -> None:
         {"contents": []},
         {"contents": [], "toolConfig": {"functionCallingConfig": {"mode": "auto"}}},
     )
+
+
+def test_an_expected_array_of_text_parts_accepts_their_texts_on_separate_lines() -> None:
+    """LangChain's converter writes two text blocks as one string (``text_format="string"``): the model reads
+    the same text. It applies inside an expectation's alternatives too."""
+    from toolwire.corpus import equivalence
+    from toolwire.corpus.matchers import compare
+    from toolwire.descriptors import descriptor
+
+    chat = descriptor("openai-chat")
+    parts = [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]
+    expected = {"messages": [{"role": "user", "content": {"$oneOf": [parts, "x"]}}]}
+    norm = equivalence.normalize(chat, "request", expected, expected=True)
+    joined = {"messages": [{"role": "user", "content": "a\nb"}]}
+    assert not compare(norm, equivalence.normalize(chat, "request", joined))
+    other = {"messages": [{"role": "user", "content": "ab!"}]}
+    assert compare(norm, equivalence.normalize(chat, "request", other))

@@ -15,8 +15,9 @@ Rules (members are addressed by pointer patterns: ``*`` is one key or index, ``*
   ``values``) is the same as no member; an expectation there that accepts that value accepts no member;
   ``chosen`` is the same for a value that is no default but a choice a translator may make on its own
   (asking for usage in a stream, not storing a response);
-- ``text-shorthand`` ``{at, types}``: at ``at``, an array of exactly one ``{"type": T, "text": s}`` with
-  ``T`` in ``types`` is the same as the string ``s``;
+- ``text-shorthand`` ``{at, types, joined?}``: at ``at``, an array of exactly one ``{"type": T, "text": s}``
+  with ``T`` in ``types`` is the same as the string ``s``; with ``joined``, an expected array of several
+  such blocks also accepts their texts joined with it (one way: a string expected stays a string);
 - ``rename`` ``{at, to, unless?}``: the member at ``at`` is the same as the member ``to`` of the same
   object (when that one is absent), unless the root member ``unless.at`` matches ``unless.pattern``;
 - ``camel-case`` ``{names}``: a member name in snake_case is the same as its lowerCamelCase form, except
@@ -39,7 +40,9 @@ Rules (members are addressed by pointer patterns: ``*`` is one key or index, ``*
   (``properties``, ``$defs``, …) are never taken for keywords.
 
 Values under the descriptor's ``opaque`` patterns (tool arguments, tool results, JSON Schemas carried as
-they are) are user data and never rewritten. Matcher objects (``{"$type": …}``) are left as they are.
+they are) are user data and never rewritten. Matcher objects (``{"$type": …}``) are left as they are, but
+for the alternatives of ``$oneOf`` and the value of ``$optional``, which are payloads at the matcher's place
+and are rewritten as such.
 """
 
 from __future__ import annotations
@@ -99,7 +102,9 @@ def _default_values(rule: dict[str, Any]) -> list[Any]:
 class _Rewriter:
     """Apply one dialect's equivalence rules for one kind to a payload (a new value; the input is kept)."""
 
-    def __init__(self, descriptor: dict[str, Any], kind: str) -> None:
+    def __init__(self, descriptor: dict[str, Any], kind: str, expected: bool = False) -> None:
+        #: rewriting an expectation: a spelling with several forms may become a ``$oneOf`` of them
+        self.expected = expected
         block = descriptor.get("equivalent") or {}
         self.opaque = _patterns(block.get("opaque", []))
         rules = [r for r in block.get("rules", []) if kind in r.get("kinds", [kind])]
@@ -139,6 +144,11 @@ class _Rewriter:
         return (r for r, at in self.rules if r["rule"] in names and _any(at, path))
 
     def _walk(self, node: Any, path: tuple[str, ...]) -> Any:
+        alternatives = _alternatives(node)
+        if alternatives is not None:  # each alternative of an expectation is a payload at this path
+            key, values = alternatives
+            walked = [self._walk(v, path) for v in values]
+            return {key: walked if isinstance(node[key], list) else walked[0]}
         if isinstance(node, dict) and not is_matcher(node):
             node = self._sole(node, path)
         elif isinstance(node, list):
@@ -217,15 +227,37 @@ class _Rewriter:
             return node.lower()
         if isinstance(node, str) and any(self._matching("json-text", path)):
             return _json_text(node)
-        block = node[0] if isinstance(node, list) and len(node) == 1 else None
-        if (
-            isinstance(block, dict)
-            and set(block) == {"type", "text"}
-            and isinstance(block["text"], str)
-            and any(block["type"] in r["types"] for r in self._matching("text-shorthand", path))
-        ):
-            return block["text"]
+        if isinstance(node, list) and node:
+            for r in self._matching("text-shorthand", path):
+                texts = [_text_of(block, r["types"]) for block in node]
+                if None in texts or (len(texts) > 1 and "joined" not in r):
+                    continue
+                if len(texts) == 1:
+                    return texts[0]
+                joined = str(r["joined"]).join(t for t in texts if t is not None)
+                return {"$oneOf": [node, joined]} if self.expected else node
         return node
+
+
+#: matchers whose operand is a payload (or a list of payloads) at the matcher's own place
+_PAYLOAD_MATCHERS = ("$oneOf", "$optional")
+
+
+def _alternatives(node: Any) -> tuple[str, list[Any]] | None:
+    """``($oneOf, alternatives)`` or ``($optional, [value])`` for such a matcher, else None."""
+    if not is_matcher(node):
+        return None
+    ((key, value),) = node.items()
+    if key not in _PAYLOAD_MATCHERS or (key == "$oneOf" and not isinstance(value, list)):
+        return None
+    return key, value if isinstance(value, list) else [value]
+
+
+def _text_of(block: Any, types: list[str]) -> str | None:
+    """The text of a ``{"type": T, "text": s}`` block with ``T`` in ``types``, else None."""
+    if isinstance(block, dict) and set(block) == {"type", "text"} and isinstance(block["text"], str):
+        return block["text"] if block["type"] in types else None
+    return None
 
 
 #: JSON Schema keywords whose value is a map of user-chosen names to subschemas
@@ -309,11 +341,12 @@ def _json_text(text: str) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
-def normalize(descriptor: dict[str, Any] | None, kind: str, payload: Any) -> Any:
-    """``payload`` in the one spelling ``descriptor`` (a dialect's) chooses for ``kind``; a new value."""
+def normalize(descriptor: dict[str, Any] | None, kind: str, payload: Any, *, expected: bool = False) -> Any:
+    """``payload`` in the one spelling ``descriptor`` (a dialect's) chooses for ``kind``; a new value. An
+    ``expected`` payload may instead get a ``$oneOf`` of the spellings a rule makes the same (``joined``)."""
     if not descriptor or not (descriptor.get("equivalent") or {}).get("rules"):
         return payload
-    return _Rewriter(descriptor, kind).run(payload)
+    return _Rewriter(descriptor, kind, expected).run(payload)
 
 
 _LENIENT = {"$optional": {"$any": True}}

@@ -272,7 +272,7 @@ def comparable(
     the payloads compared (a stream's accumulated body is a ``response``; its events a ``stream``)."""
     descriptor = check.dialects.get(dialect or check.target)
     kind = kind or ("response" if check.kind == "stream" else check.kind)
-    expected = equivalence.normalize(descriptor, kind, expected)
+    expected = equivalence.normalize(descriptor, kind, expected, expected=True)
     expected = equivalence.scoped(descriptor, kind, check.features, expected)
     if kind in READ_BY_CLIENTS:
         expected = equivalence.empty_is_absent(descriptor, expected)

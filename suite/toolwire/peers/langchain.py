@@ -70,7 +70,7 @@ def _model(target: str, settings: dict[str, Any]) -> Any:
 
 
 def _payload(source: str, target: str, body: dict[str, Any]) -> Any:
-    from langchain_core.messages import SystemMessage, convert_to_messages
+    from langchain_core.messages import convert_to_messages
 
     body = dict(body)
     messages = body.pop("messages", None)
@@ -90,10 +90,9 @@ def _payload(source: str, target: str, body: dict[str, Any]) -> Any:
     stop = body.pop("stop", None) if source == "openai-chat" else body.pop("stop_sequences", None)
     if isinstance(stop, str):
         stop = [stop]
-    history = []
-    if source == "anthropic" and body.get("system") is not None:
-        history.append(SystemMessage(content=body.pop("system")))
-    history.extend(convert_to_messages(_openai_messages(source, messages)))
+    if source == "anthropic" and body.get("system") is not None:  # a system message in the same converter
+        messages = [{"role": "system", "content": body.pop("system")}, *(messages or [])]
+    history = convert_to_messages(_openai_messages(source, messages))
     settings.update(_fields(target, body))
     llm = _model(target, settings)
     kwargs: dict[str, Any] = {}
