@@ -26,6 +26,11 @@ The config (TOML; paths relative to the current directory)::
     model = "gpt-4o"                      # the model the harness's own stream requests name (default
                                           # toolwire-model): for a proxy that looks it up; its response
                                           # requests name the model the upstream's reply names, if any
+    family_model = "gpt-4.1"              # for a proxy that routes by model name: a case's request naming
+                                          # a model of another provider's family names this one instead
+                                          # (a reasoning one when it asks for reasoning), as a user of the
+                                          # route does (a foreign name takes the proxy down code paths no
+                                          # such user takes: LiteLLM fakes streams for unknown names)
     ready_timeout = 20                    # seconds the command has to accept connections
     ready_log = "Ready for connections!"  # text the command logs once it has started (default: none);
                                           # the first check waits for it too, so a startup banner the
@@ -91,6 +96,7 @@ from ..endpoints import PROVIDER_DIALECTS, http_client
 from ..http_errors import error_status
 from ..jsonvalue import clip
 from ..paths import corpus_dir, unlocalize
+from ..peers._common import family_model
 from ..protocol import TranslationRefusal
 from ..streams.sse import events_from_sse
 from .base import Adapter, AdapterError, Answer
@@ -179,6 +185,7 @@ CONFIG_KEYS = frozenset(
     {
         "client_dialect", "upstream_dialect", "name", "version", "language", "command", "env", "url",
         "mock_port", "client_endpoint", "headers", "api_key", "secrets", "profile", "error_codes", "model",
+        "family_model",
         "validates_input", "ready_timeout", "ready_log", "upstream_usage",
     }
 )  # fmt: skip
@@ -489,9 +496,17 @@ class HttpAdapter(Adapter):
         except Exception as exc:
             raise RuntimeError(self._crash_text(exc, mark) + self._recover(exc)) from None
 
+    def _routed(self, payload: Any) -> Any:
+        """The request with its model of another provider's family replaced by the config's
+        ``family_model`` (when set; a reasoning model for a request that asks for reasoning)."""
+        default = self.cfg.get("family_model")
+        if not default or not isinstance(payload, dict) or not isinstance(payload.get("model"), str):
+            return payload
+        return {**payload, "model": family_model(self.upstream, payload["model"], str(default), payload)}
+
     def _call_inner(self, kind: str, payload: Any) -> Any:
         if kind == "request":
-            status, raw, recorded = self._send(None, payload, False)
+            status, raw, recorded = self._send(None, self._routed(payload), False)
             if recorded is None:
                 self._refuse_or_crash(status, raw, "without calling the upstream")
             if recorded["problem"]:

@@ -135,9 +135,14 @@ class Check:
     def source_problems(self) -> list[str]:
         """Why this check's input is invalid in its own dialect ([] when it is valid): the case marks its
         source ``invalid`` (a provider rule no schema can say, with the case's ``refs``), or the source
-        dialect's wire schema rejects it (each stream event's ``data`` against the stream schema). A
-        projection of an invalid source says the same thing, so it is invalid too."""
+        dialect's wire schema rejects it (each stream event's ``data`` against the stream schema), or the
+        expectation says no client of its dialect can be given it (``unreachable``). A projection of an
+        invalid source says the same thing, so it is invalid too."""
         source = self.case.data["source"]
+        unreachable = self.expectation.get("unreachable")
+        if unreachable:
+            where = f"the case marks its {self.case.source_dialect} source unreachable"
+            return [f"{where} for a {self.target} client: {unreachable}"]
         if source.get("invalid"):
             because = source.get("invalid_because") or "its wire schema rejects it"
             return [f"the case marks its {self.case.source_dialect} source invalid: {because}"]
