@@ -188,7 +188,7 @@ def test_gemini_snake_case_names_are_camel_case_but_user_data_is_kept(dialects: 
                 ]
             }
         ],
-        "toolConfig": {"functionCallingConfig": {"mode": "any"}},  # compared in lower case too
+        "toolConfig": {"functionCallingConfig": {"mode": "ANY"}},
     }
 
 
