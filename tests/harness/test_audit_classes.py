@@ -50,8 +50,8 @@ def run(checks: dict[str, Any], check_id: str, answer: Any) -> dict[str, Any]:
 
 @pytest.mark.parametrize("dialect", ["openai-chat", "openai-responses"])
 def test_openai_parameters_openai_refuses_in_every_mode_are_invalid(dialect: str) -> None:
-    """OpenAI answers 400 to an array schema without items and to a root combinator beside type object,
-    strict or not: such a source is invalid in its own dialect (forwarding it is garbage in)."""
+    """OpenAI answers 400 to an array schema without items, strict or not: such a source is invalid in its
+    own dialect (forwarding it is garbage in)."""
 
     def tools(parameters: dict[str, Any]) -> Any:
         if dialect == "openai-chat":
@@ -64,7 +64,9 @@ def test_openai_parameters_openai_refuses_in_every_mode_are_invalid(dialect: str
     fine = {"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}}}}
     assert wire.validate(dialect, "tools", tools(no_items))
     assert wire.validate(dialect, "tools", tools(nested))
-    assert wire.validate(dialect, "tools", tools(root_any_of))
+    # OpenAI refuses this too, but the Chat format is also a gateway's input format whose users never reach
+    # OpenAI: valid input with no faithful form in some targets (LiteLLM erasing the anyOf stays a failure)
+    assert wire.validate(dialect, "tools", tools(root_any_of)) == []
     assert wire.validate(dialect, "tools", tools(fine)) == []
 
 
