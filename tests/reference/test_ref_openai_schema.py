@@ -272,9 +272,17 @@ def test_strict_degrade_drops_or_closes():
 
 
 def test_strict_errors_are_not_made_under_as_is_and_off():
-    params = obj({"a": {"type": "array"}, "b": {"allOf": [{"type": "string"}]}}, ["a", "zzz"])
+    params = obj({"a": {"type": "object"}, "b": {"allOf": [{"type": "string"}]}}, ["a", "zzz"])
     assert chat_schema(params) == params
     assert chat_schema(params, strict="off")["properties"] == params["properties"]
+
+
+def test_an_array_without_items_is_refused_in_every_mode():
+    """OpenAI answers 400 to it strict or not (`array schema missing items`)."""
+    params = obj({"a": {"type": "array"}})
+    for strict in ("as-is", "off", "all-required"):
+        code, path = refusal("tools", tool(params), "canonical", "openai-chat", strict=strict)
+        assert (code, path) == ("schema.array_missing_items", "/0/parameters/properties/a")
 
 
 def _nest(levels):
