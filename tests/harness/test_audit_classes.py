@@ -262,3 +262,60 @@ def test_an_expected_array_of_text_parts_accepts_their_texts_on_separate_lines()
     assert not compare(norm, equivalence.normalize(chat, "request", joined))
     other = {"messages": [{"role": "user", "content": "ab!"}]}
     assert compare(norm, equivalence.normalize(chat, "request", other))
+
+
+def test_a_member_without_target_form_passed_on_is_left_to_the_provider(checks: dict[str, Any]) -> None:
+    """LangChain copies Anthropic's top_k into the OpenAI request, which OpenAI refuses: the client gets the
+    provider's error, as it would a refusal. Dropping top_k under unsupported=degrade is no faithful form of
+    it, so it does not make the forwarding a failure; an accepted output that changed a message fails."""
+    check_id = "messages/anthropic-top-k-unsupported-for-openai[anthropic>openai-chat]"
+
+    def forwarded(payload: Any) -> Any:
+        return {"model": "gpt-4.1", "max_completion_tokens": 200, "top_k": payload["top_k"],
+                "messages": [{"role": "user", "content": "Pick a colour."}]}  # fmt: skip
+
+    record = run(checks, check_id, forwarded)
+    assert record["outcome"] == "passed" and record["handled"] == "left-to-provider", record
+
+    def changed(payload: Any) -> Any:  # top_k left out, but the message changed: the provider accepts it
+        out = {k: v for k, v in forwarded(payload).items() if k != "top_k"}
+        return {**out, "messages": [{"role": "user", "content": "Pick a number."}]}
+
+    assert run(checks, check_id, changed)["outcome"] == "failed"
+
+
+def test_anthropic_rules_no_schema_keyword_states_are_wire_rules() -> None:
+    """Thinking with a forced tool choice, and a tool_result answering no call: Anthropic answers 400."""
+    base = {"model": "m", "max_tokens": 2048, "messages": [{"role": "user", "content": "hi"}]}
+    tools = [{"name": "f", "input_schema": {"type": "object"}}]
+    forced = {**base, "tools": tools, "tool_choice": {"type": "any"}}
+    assert wire.validate("anthropic", "request", forced) == []
+    assert wire.validate(
+        "anthropic", "request", {**forced, "thinking": {"type": "enabled", "budget_tokens": 1024}}
+    )
+    call = {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "f", "input": {}}]}
+    result = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "x"}]}
+    assert (
+        wire.validate("anthropic", "request", {**base, "messages": [base["messages"][0], call, result]}) == []
+    )
+    assert wire.validate("anthropic", "request", {**base, "messages": [result]})
+
+
+def test_members_the_case_drops_forwarded_where_a_payload_is_expected_are_left_to_the_provider(
+    checks: dict[str, Any],
+) -> None:
+    """The case drops Chat-only members toward Anthropic; a translator that passes them on as given makes
+    Anthropic answer 400 (unknown parameters): the client gets the provider's error."""
+    from toolwire_reference import translate
+
+    check_id = "messages/openai-chat-2025-members[openai-chat>anthropic]"
+    check = checks[check_id]
+    extra = [k for k in ("verbosity", "safety_identifier") if k in check.source_payload]
+    assert extra
+
+    def forwarding(payload: Any) -> Any:
+        out = translate("request", payload, source="openai-chat", target="anthropic", profile={})
+        return {**out, **{k: payload[k] for k in extra}}
+
+    record = run(checks, check_id, forwarding)
+    assert record["outcome"] == "passed" and record["handled"] == "left-to-provider", record

@@ -44,6 +44,17 @@ class NoDone(Echo):
         return [e for e in events if e["data"] != "[DONE]"]
 
 
+class Truncates(Echo):
+    """Reports every finish_reason as `length`: a changed value."""
+
+    def translate_stream(self, source, target, events, profile):
+        for event in events:
+            data = event["data"]
+            if isinstance(data, dict) and any(c.get("finish_reason") for c in data.get("choices", [])):
+                data = {**data, "choices": [{**c, "finish_reason": "length"} for c in data["choices"]]}
+            yield {**event, "data": data}
+
+
 class Refuse(Echo):
     def translate_stream(self, source, target, events, profile):
         if not events or events[-1]["data"] != "[DONE]":
@@ -148,9 +159,16 @@ def test_refusal_of_a_truncated_stream(setup) -> None:
 
 def test_accumulated_difference_is_diffed(setup) -> None:
     root, events = setup
+    res = results(root, "Truncates")["streams/parallel[openai-chat>openai-chat]"]
+    assert res.outcome == "failed" and "accumulated" in res.message and "/choices/0/finish_reason" in res.diff
+
+
+def test_a_stream_passed_on_unchanged_to_its_own_dialect_passes(setup) -> None:
+    """The client reads exactly what the upstream sent, whatever spelling the case expects."""
+    root, events = setup
     path = root / "cases" / "streams" / "parallel.json"
     doc = json.loads(path.read_text())
     doc["expect"][0]["accumulated"]["choices"][0]["finish_reason"] = "stop"
     path.write_text(json.dumps(doc))
     res = results(root, "Echo")["streams/parallel[openai-chat>openai-chat]"]
-    assert res.outcome == "failed" and "accumulated" in res.message and "/choices/0/finish_reason" in res.diff
+    assert res.outcome == "passed" and res.handled == "unchanged"

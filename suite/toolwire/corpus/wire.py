@@ -106,7 +106,7 @@ def _validator(root: Path, rel: str) -> Any:
 
 #: keywords toolwire adds to JSON Schema for provider rules no standard keyword can say (INTERPRETING.md,
 #: "Wire validation"); a validator that does not know them ignores them, as JSON Schema says
-TOOLWIRE_KEYWORDS = ("requiredInProperties",)
+TOOLWIRE_KEYWORDS = ("requiredInProperties", "toolResultsAnswerCalls")
 
 
 def _required_in_properties(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
@@ -123,12 +123,42 @@ def _required_in_properties(validator: Any, value: Any, instance: Any, schema: A
             yield ValidationError(f"{name!r} is required but not defined in properties", path=["required", i])
 
 
+def _tool_results_answer_calls(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
+    """``toolResultsAnswerCalls: true`` on a message list: every ``tool_result`` block of a user message
+    answers a ``tool_use`` block of the last assistant message before it (Anthropic: ``unexpected
+    `tool_use_id` found in `tool_result` blocks ... Each `tool_result` block must have a corresponding
+    `tool_use` block in the previous message``)."""
+    from jsonschema.exceptions import ValidationError
+
+    if value is not True or not isinstance(instance, list):
+        return
+    calls: set[Any] = set()
+    for i, message in enumerate(instance):
+        blocks = message.get("content") if isinstance(message, dict) else None
+        blocks = blocks if isinstance(blocks, list) else []
+        if isinstance(message, dict) and message.get("role") == "user":
+            for j, block in enumerate(blocks):
+                result = isinstance(block, dict) and block.get("type") == "tool_result"
+                if result and block.get("tool_use_id") not in calls:
+                    call = block.get("tool_use_id")
+                    said = f"tool_result {call!r} answers no tool_use of the last assistant turn"
+                    yield ValidationError(said, path=[i, "content", j, "tool_use_id"])
+        if isinstance(message, dict) and message.get("role") == "assistant":  # user turns in a row are one
+            calls = {b.get("id") for b in blocks if isinstance(b, dict) and b.get("type") == "tool_use"}
+
+
 @lru_cache(maxsize=8)
 def with_toolwire_keywords(cls: Any) -> Any:
     """``cls`` (a jsonschema validator class) that also checks toolwire's keywords (``TOOLWIRE_KEYWORDS``)."""
     from jsonschema.validators import extend
 
-    return extend(cls, {"requiredInProperties": _required_in_properties})
+    return extend(
+        cls,
+        {
+            "requiredInProperties": _required_in_properties,
+            "toolResultsAnswerCalls": _tool_results_answer_calls,
+        },
+    )
 
 
 def _pointer(parts: Any) -> str:

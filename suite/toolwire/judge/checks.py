@@ -380,6 +380,18 @@ def judge(
         matches="output matches the expectation but is",
         say_valid=True,
     )
+    forwarded = _forwarded_members(check, payload, result) if output.wire_valid is False else []
+    if result.outcome == "failed" and forwarded:
+        return CheckResult(
+            "passed",
+            wire_valid=False,
+            wire_errors=output.wire_errors,
+            duration_ms=ms,
+            handled="left-to-provider",
+            message=f"left to the provider: {', '.join(forwarded)} passed on as given, which the case drops "
+            f"for want of a {check.target} form and the {check.target} wire schema rejects, so the client "
+            "gets the provider's error instead of a refusal",
+        )
     if result.outcome == "failed" and _unchanged(check, payload, output):
         return CheckResult(
             "passed",
@@ -446,20 +458,43 @@ def _refused_member(check: Check, message: Any) -> str | None:
     is the other legitimate policy. Every source member the message names must be such a member: one the
     translation carries on in another form (legacy ``functions`` become ``tools``), or a tool or tool-choice
     member (every choice has a target form, the default one included), makes the refusal a failure."""
-    source, expected = check.source_payload, check.expectation.get("payload")
-    if check.kind != "request" or not isinstance(source, dict) or not isinstance(message, str):
+    if not isinstance(message, str):
         return None
+    named = list(dict.fromkeys(_QUOTED_NAME.findall(message)))
+    return ", ".join(named) if _all_dropped(check, named) else None
+
+
+def _all_dropped(check: Check, names: list[str]) -> bool:
+    """Whether ``names`` are top-level members of the check's source request, every one of which the expected
+    translation drops: no trace of its name or of any of its values, and no tool or tool-choice member."""
+    source, expected = check.source_payload, check.expectation.get("payload")
+    if check.kind != "request" or not isinstance(source, dict):
+        return False
+    names = [n for n in names if n in source]
     lift = check.dialects.get(check.source, {}).get("lift") or {}
     legacy = lift.get("legacy_tools") or {}
     carried = {lift.get("tools_member"), legacy.get("tools_member"), legacy.get("choice_member")}
     carried.update(lift.get("choice_members", ()))
-    named = [n for n in dict.fromkeys(_QUOTED_NAME.findall(message)) if n in source]
-    dropped = [
-        n
-        for n in named
-        if n not in carried and not _holds(expected, [n]) and not _leaves(source[n]) & _leaves(expected)
-    ]
-    return ", ".join(named) if named and dropped == named else None
+    return bool(names) and all(
+        n not in carried and not _holds(expected, [n]) and not _leaves(source[n]) & _leaves(expected)
+        for n in names
+    )
+
+
+def _forwarded_members(check: Check, payload: Any, result: CheckResult) -> list[str]:
+    """The source request members the output carries on unchanged where the case drops them for want of a
+    target form, when they are all that differs and all the target's wire schema rejects: the provider
+    refuses them, so the client gets the provider's error as it would get a refusal ([] otherwise)."""
+    diffs = result.differences
+    if not diffs or not isinstance(payload, dict) or not isinstance(check.source_payload, dict):
+        return []
+    names = [d.get("key") for d in diffs]
+    if any(d.get("kind") != "unexpected-key" or d.get("pointer") != f"/{d.get('key')}" for d in diffs):
+        return []
+    if not _all_dropped(check, names) or any(payload[n] != check.source_payload[n] for n in names):
+        return []
+    rest = {k: v for k, v in payload.items() if k not in names}
+    return names if not wire.validate(check.target, check.kind, rest, schemas=check.schemas_root) else []
 
 
 def _leaves(value: Any) -> set[Any]:
@@ -508,14 +543,26 @@ def _invalid_input(check: Check, answer: Answer) -> CheckResult:
     return base
 
 
+#: the profile key whose other value only drops what has no target form: a lossy degrade, no faithful form
+LOSSY_POLICY = "unsupported"
+
+
 def _degrade_offered(check: Check) -> list[dict[str, Any]]:
-    """The case's payload expectations toward the check's target under other profile values: the degrades
-    the case accepts where this check expects a refusal (a faithful form exists under that policy)."""
-    return [
-        e
-        for e in check.case.expect
-        if e.get("dialect") == check.target and "payload" in e and e.get("when") != check.when
-    ]
+    """The case's payload expectations toward the check's target under other profile values, where this
+    check expects a refusal: a faithful form under another policy (Gemini's ``parametersJsonSchema`` for a
+    keyword its OpenAPI subset lacks). One that differs only in ``unsupported`` drops what has no form, which
+    is no faithful form of it."""
+    resolved = resolve_profile(check.profiles, check.when) if check.profiles else dict(check.when)
+    out = []
+    for e in check.case.expect:
+        if e.get("dialect") != check.target or "payload" not in e or e.get("when") == check.when:
+            continue
+        when = e.get("when")
+        other = resolve_profile(check.profiles, when) if check.profiles else dict(when or {})
+        changed = {k for k in set(resolved) | set(other) if resolved.get(k) != other.get(k)}
+        if changed - {LOSSY_POLICY}:
+            out.append(e)
+    return out
 
 
 def _translated_instead_of_refused(check: Check, payload: Any, output: WireVerdict, ms: float) -> CheckResult:
