@@ -32,12 +32,12 @@ export function capabilities() {
     kinds: { tools: out, tool_choice: out, request: out, response: back, stream: back },
     // arguments.invalid: the SDK marks a call whose input it cannot parse `invalid` and keeps the raw text
     // stream.thinking: fullStream yields reasoning parts; a client keeps or drops them
-    // results.error-flag: an `error-text` output reaches OpenAI as the bare text (drop); the default is
-    // judged too
+    // results.error-flag: an `error-text` output reaches OpenAI as the bare text: the SDK's policy is drop
+    // (OpenAI has no error flag), so the text-prefix default is not the SDK's to follow
     profiles: {
       "arguments.invalid": ["error", "preserve"],
       "stream.thinking": ["drop", "keep"],
-      "results.error-flag": ["text-prefix", "drop"],
+      "results.error-flag": ["drop"],
     },
     error_codes: "own",
   };
