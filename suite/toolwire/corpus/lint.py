@@ -89,12 +89,13 @@ def _split_error(error: str) -> tuple[str, str]:
     return "", error
 
 
-def _affects(spec: dict[str, Any], kind: Any, target: Any) -> bool:
+def _affects(spec: dict[str, Any], kind: Any, target: Any, source: Any = None) -> bool:
     scope = spec.get("affects")
     if not isinstance(scope, dict):
         return True
     targets = scope.get("targets")
-    return kind in (scope.get("kinds") or ()) and (targets is None or target in targets)
+    directed = targets is None or target in targets or source in (scope.get("from") or ())
+    return kind in (scope.get("kinds") or ()) and directed
 
 
 def _under(ptr: str, prefixes: Iterable[str]) -> bool:
@@ -428,6 +429,7 @@ class _Linter:
             return
         defaults = {key: spec.get("default") for key, spec in profiles.items()}
         targets: dict[str, int] = {}
+        self.source_dialect = source.get("dialect") if isinstance(source, dict) else None
         for i, expectation in enumerate(expect):
             if isinstance(expectation, dict):
                 self.expectation(path, i, kind, expectation, errors, profiles, dialects, defaults, targets)
@@ -501,7 +503,7 @@ class _Linter:
                         pointer("expect", i, "when", key),
                         f"unknown value {value!r} for {key!r} (known: {', '.join(profiles[key]['values'])})",
                     )
-                elif not _affects(profiles[key], kind, dialect):
+                elif not _affects(profiles[key], kind, dialect, self.source_dialect):
                     self.add(
                         path,
                         pointer("expect", i, "when", key),

@@ -100,8 +100,8 @@ def _pair_declared(pairs: list[Any], source: str, target: str) -> bool:
 
 def affects(check: Check, key: str, profiles: dict[str, dict[str, Any]] | None) -> bool:
     """True when the check's expectation depends on profile ``key``: the expectation names it, or the key's
-    ``affects`` (profiles.json) covers the check's kind, target, (when it names features) one of the
-    check's features and (when it names members) a member of the expected payload, or the check expects
+    ``affects`` (profiles.json) covers the check's kind, target (or source), (when it names features) one of
+    the check's features and (when it names members) a member of the expected payload, or the check expects
     a refusal. Without ``affects``, every check."""
     if key in check.when:
         return True
@@ -111,7 +111,7 @@ def affects(check: Check, key: str, profiles: dict[str, dict[str, Any]] | None) 
     targets, features, members = scope.get("targets"), scope.get("features"), scope.get("members")
     return (
         check.kind in scope.get("kinds", ())
-        and (targets is None or check.target in targets)
+        and (targets is None or check.target in targets or check.source in scope.get("from", ()))
         and (features is None or not set(features).isdisjoint(check.features))
         and (members is None or _expects_members(check, members))
     )
