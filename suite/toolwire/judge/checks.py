@@ -382,15 +382,12 @@ def judge(
     )
     forwarded = _forwarded_members(check, payload, result) if output.wire_valid is False else []
     if result.outcome == "failed" and forwarded:
-        return CheckResult(
-            "passed",
-            wire_valid=False,
-            wire_errors=output.wire_errors,
-            duration_ms=ms,
-            handled="left-to-provider",
-            message=f"left to the provider: {', '.join(forwarded)} passed on as given, which the case drops "
-            f"for want of a {check.target} form and the {check.target} wire schema rejects, so the client "
-            "gets the provider's error instead of a refusal",
+        return _left_to_provider(
+            output,
+            ms,
+            f"{', '.join(forwarded)} passed on as given, which the case drops for want of a "
+            f"{check.target} form and the {check.target} wire schema rejects, so the client gets the "
+            "provider's error instead of a refusal",
         )
     if result.outcome == "failed" and _unchanged(check, payload, output):
         return CheckResult(
@@ -596,15 +593,12 @@ def _translated_instead_of_refused(check: Check, payload: Any, output: WireVerdi
             f"with {want.get('code')!r}{where} is expected under this profile",
         )
     if output.wire_valid is False and check.kind in READ_BY_PROVIDERS and not degrades:
-        return CheckResult(
-            "passed",
-            wire_valid=False,
-            wire_errors=output.wire_errors,
-            duration_ms=ms,
-            handled="left-to-provider",
-            message=f"left to the provider: {check.target} has no faithful form (a refusal with "
-            f"{want.get('code')!r}{where} is expected) and its wire schema rejects the output "
-            f"({output.wire_errors[0]}), so the client gets the provider's error instead",
+        return _left_to_provider(
+            output,
+            ms,
+            f"{check.target} has no faithful form (a refusal with {want.get('code')!r}{where} is "
+            f"expected) and its wire schema rejects the output ({output.wire_errors[0]}), so the client gets "
+            "the provider's error instead",
         )
     broken = _truncation_passed_on(check, payload) if want.get("code") == "stream.truncated" else None
     if check.kind == "stream" and broken:
@@ -631,6 +625,19 @@ def _translated_instead_of_refused(check: Check, payload: Any, output: WireVerdi
         duration_ms=ms,
         message=f"translated where a refusal with {want.get('code')!r}{where} was expected{found}",
         diff="output: " + clip(json.dumps(payload, ensure_ascii=False), 2000),
+    )
+
+
+def _left_to_provider(output: WireVerdict, ms: float, why: str) -> CheckResult:
+    """A pass for an output the target's provider rejects where the client gets its error as it would get a
+    refusal (``left-to-provider``); ``why`` follows "left to the provider: "."""
+    return CheckResult(
+        "passed",
+        wire_valid=False,
+        wire_errors=output.wire_errors,
+        duration_ms=ms,
+        handled="left-to-provider",
+        message=f"left to the provider: {why}",
     )
 
 
