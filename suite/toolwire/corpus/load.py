@@ -153,6 +153,11 @@ class Check:
         return [f"{self.source} wire schema: {error}" for error in found or ()]
 
     @property
+    def under_defaults(self) -> bool:
+        """Whether the check's profile is the default one: its ``when`` names no value but a default."""
+        return all(self.defaults.get(k) == v for k, v in self.when.items())
+
+    @property
     def projected_from(self) -> str | None:
         """The dialect the case is written in when this check's source is a projection of it."""
         return self.case.source_dialect if self.projection is not None else None

@@ -32,6 +32,7 @@ __all__ = [
     "affects",
     "handed_profile",
     "garbage_in",
+    "passes_through",
     "judge",
     "lifted",
     "judge_round_trip",
@@ -412,14 +413,17 @@ def judge(
     return result
 
 
+def passes_through(check: Check) -> bool:
+    """Whether passing the check's input on unchanged is faithful: a valid source read by a provider or
+    client of its own dialect, under the default profile. It reads exactly what was written, which no rule
+    of "What a failure means" can fail (a deprecated form the provider still takes, a spelling the case
+    upgrades); a profile value chosen for the check asks for a change, and is judged."""
+    return check.source == check.target and check.under_defaults and not check.source_problems
+
+
 def _unchanged(check: Check, payload: Any, output: WireVerdict) -> bool:
-    """Whether the output is the check's valid source, unchanged, for a reader of the same dialect under the
-    default profile: the provider (or client) reads exactly what was written, which no rule of "What a
-    failure means" can fail (a deprecated form the provider still takes, a spelling the case upgrades).
-    A profile value chosen for the check asks for a change, and is judged."""
-    if check.source != check.target or check.round_trip or output.wire_valid is False:
-        return False
-    if check.source_problems or any(check.defaults.get(k) != v for k, v in check.when.items()):
+    """Whether the output is the check's source, unchanged, where that is faithful (``passes_through``)."""
+    if check.round_trip or output.wire_valid is False or not passes_through(check):
         return False
     source, actual = comparable(check, _literal(check.source_payload), payload)
     return not compare(source, actual, output.tolerate if output.extensions is not None else None)
@@ -430,18 +434,32 @@ def _another_policy(check: Check, payload: Any, output: WireVerdict, declared: f
     output matches, where it differs from the check's only in keys outside ``declared`` (the keys the
     implementation declared; none, for the degrade a case accepts where it expects a refusal), or None. An
     undeclared key states no policy, and every value of a key is a legitimate one."""
-    resolved = resolve_profile(check.profiles, check.when) if check.profiles else dict(check.profile)
-    for alternative in check.case.expect:
-        if alternative.get("dialect") != check.target or "payload" not in alternative:
-            continue
-        other = resolve_profile(check.profiles, alternative.get("when")) if check.profiles else {}
-        changed = {k for k in set(resolved) | set(other) if resolved.get(k) != other.get(k)}
-        if not changed or changed & declared:
+    for alternative, other, changed in _alternatives(check):
+        if changed & declared:
             continue
         expected, actual = comparable(check, alternative["payload"], payload)
         if not compare(expected, actual, output.tolerate if output.extensions is not None else None):
             return ", ".join(f"{k}={other.get(k)}" for k in sorted(changed))
     return None
+
+
+def _alternatives(check: Check) -> list[tuple[dict[str, Any], dict[str, Any], set[str]]]:
+    """The case's payload expectations toward the check's target under another profile, each with that
+    profile (resolved) and the keys whose values differ from the check's."""
+
+    def resolved(when: dict[str, Any] | None) -> dict[str, Any]:
+        return resolve_profile(check.profiles, when) if check.profiles else {**check.defaults, **(when or {})}
+
+    own = resolved(check.when)
+    out = []
+    for e in check.case.expect:
+        if e.get("dialect") != check.target or "payload" not in e:
+            continue
+        other = resolved(e.get("when"))
+        changed = {k for k in set(own) | set(other) if own.get(k) != other.get(k)}
+        if changed:
+            out.append((e, other, changed))
+    return out
 
 
 #: a member name quoted in an error message ('name', "name" or `name`)
@@ -508,8 +526,7 @@ def garbage_in(check: Check) -> bool:
     refusal is expected, or a payload under the default profile (a profile value chosen for it, such as
     ``ids.orphans=drop``, is a declared way of handling it, and is judged; a ``when`` naming default values
     is the default profile)."""
-    default = all(check.defaults.get(k) == v for k, v in check.when.items())
-    return bool(check.source_problems) and ("error" in check.expectation or default)
+    return bool(check.source_problems) and ("error" in check.expectation or check.under_defaults)
 
 
 def _invalid_input(check: Check, answer: Answer) -> CheckResult:
@@ -549,17 +566,7 @@ def _degrade_offered(check: Check) -> list[dict[str, Any]]:
     check expects a refusal: a faithful form under another policy (Gemini's ``parametersJsonSchema`` for a
     keyword its OpenAPI subset lacks). One that differs only in ``unsupported`` drops what has no form, which
     is no faithful form of it."""
-    resolved = resolve_profile(check.profiles, check.when) if check.profiles else dict(check.when)
-    out = []
-    for e in check.case.expect:
-        if e.get("dialect") != check.target or "payload" not in e or e.get("when") == check.when:
-            continue
-        when = e.get("when")
-        other = resolve_profile(check.profiles, when) if check.profiles else dict(when or {})
-        changed = {k for k in set(resolved) | set(other) if resolved.get(k) != other.get(k)}
-        if changed - {LOSSY_POLICY}:
-            out.append(e)
-    return out
+    return [e for e, _, changed in _alternatives(check) if changed - {LOSSY_POLICY}]
 
 
 def _translated_instead_of_refused(check: Check, payload: Any, output: WireVerdict, ms: float) -> CheckResult:

@@ -39,7 +39,7 @@ from ..corpus.variants import DELIVERY_PREFIX, INCREMENTAL
 from ..streams.dialects import accumulate, check_stream, rechunk
 from ..streams.incremental import measure
 from ..streams.payload import StreamError, stream_events
-from .checks import CheckResult, WireVerdict, comparable, garbage_in, judge, read_by_client
+from .checks import CheckResult, WireVerdict, comparable, garbage_in, judge, passes_through, read_by_client
 
 __all__ = ["ObservedEvents", "run_stream_check"]
 
@@ -161,11 +161,9 @@ def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
 
 
 def _passed_on_unchanged(check: Any, events: list[Any], output: Any) -> bool:
-    """Whether the output stream is the source stream, event data for event data, for a client of the same
-    dialect under the default profile (INTERPRETING.md, "Error expectations" 4)."""
-    if check.source != check.target or check.source_problems or not isinstance(output, list):
-        return False
-    if any(check.defaults.get(k) != v for k, v in check.when.items()):
+    """Whether the output stream is the source stream, event data for event data, where that is faithful
+    (:func:`toolwire.judge.checks.passes_through`; INTERPRETING.md, "Error expectations" 4)."""
+    if not isinstance(output, list) or not passes_through(check):
         return False
     data = [e.get("data") if isinstance(e, dict) else e for e in output]
     return data == [e.get("data") for e in events]
