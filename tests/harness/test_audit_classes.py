@@ -50,8 +50,8 @@ def run(checks: dict[str, Any], check_id: str, answer: Any) -> dict[str, Any]:
 
 @pytest.mark.parametrize("dialect", ["openai-chat", "openai-responses"])
 def test_openai_parameters_openai_refuses_in_every_mode_are_invalid(dialect: str) -> None:
-    """OpenAI answers 400 to an array schema without items, strict or not: such a source is invalid in its
-    own dialect (forwarding it is garbage in)."""
+    """OpenAI answers 400 to an array schema without items and to a root combinator beside type object,
+    strict or not: such a source is invalid in its own dialect (forwarding it is garbage in)."""
 
     def tools(parameters: dict[str, Any]) -> Any:
         if dialect == "openai-chat":
@@ -64,9 +64,7 @@ def test_openai_parameters_openai_refuses_in_every_mode_are_invalid(dialect: str
     fine = {"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}}}}
     assert wire.validate(dialect, "tools", tools(no_items))
     assert wire.validate(dialect, "tools", tools(nested))
-    # OpenAI refuses this too, but the Chat format is also a gateway's input format whose users never reach
-    # OpenAI: valid input with no faithful form in some targets (LiteLLM erasing the anyOf stays a failure)
-    assert wire.validate(dialect, "tools", tools(root_any_of)) == []
+    assert wire.validate(dialect, "tools", tools(root_any_of))
     assert wire.validate(dialect, "tools", tools(fine)) == []
 
 
@@ -319,3 +317,34 @@ def test_members_the_case_drops_forwarded_where_a_payload_is_expected_are_left_t
 
     record = run(checks, check_id, forwarding)
     assert record["outcome"] == "passed" and record["handled"] == "left-to-provider", record
+
+
+class StreamRefusing(Echo):
+    """A streaming translator that refuses every stream (as LiteLLM raises on streamed-argument parts the
+    Gemini API never sends)."""
+
+    def translate_stream(self, source: str, target: str, events: Any, profile: Any) -> Any:
+        raise _Refusal()
+
+
+class _Refusal(Exception):
+    code = "peer.error"
+    message = "KeyError: 'args'"
+
+
+def test_a_refused_invalid_stream_passes_on_the_incremental_variant_too(checks: dict[str, Any]) -> None:
+    """The incremental variant judges garbage in as the main check does: refusing a stream invalid in its own
+    dialect is no defect; refusing a valid one still fails."""
+    invalid = "streams/gemini-vertex-partial-args-capture[gemini>openai-chat,incremental]"
+    assert checks[invalid].source_problems
+    adapter = PythonAdapter("python:refusing", StreamRefusing(lambda p: p))
+    record = check_record(checks[invalid], run_check(adapter, checks[invalid]))
+    assert record["outcome"] == "passed" and record["handled"] == "refused", record
+    valid = next(
+        c
+        for c in checks
+        if c.endswith(",incremental]") and c.startswith("streams/") and not checks[c].source_problems
+        and "[gemini>openai-chat" in c
+    )
+    record = check_record(checks[valid], run_check(adapter, checks[valid]))
+    assert record["outcome"] == "failed", record

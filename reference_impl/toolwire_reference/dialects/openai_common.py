@@ -39,6 +39,9 @@ from .common import schema_copy
 
 STRICT_PROFILES = ("all-required", "nullable-optional")
 TARGET = "OpenAI strict mode"
+#: the root keywords OpenAI refuses beside ``type: "object"`` in every mode (schemas/wire/openai-parameters)
+ROOT_COMBINATORS = ("oneOf", "anyOf", "allOf", "enum", "not")
+ROOT_UNIONS = ("oneOf", "anyOf")
 EMPTY_STRICT_PARAMETERS = {"type": "object", "properties": {}, "required": [], "additionalProperties": False}
 
 
@@ -48,13 +51,15 @@ def _openai_formats(node: dict) -> frozenset:
 
 def rewrite_schema(schema: dict, *, strict: str, inline: bool, degrade: bool) -> dict:
     """The schema OpenAI receives under ``openai.strict=strict`` (raises SchemaProblem)."""
+    # every mode: "schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the
+    # top level" (and strict mode's "Root objects must not be anyOf"); a union is never degraded, a constraint
+    # beside the object (allOf, enum, not) is dropped under degrade
+    for key in ROOT_COMBINATORS:
+        if key in schema and (key in ROOT_UNIONS or not degrade):
+            raise SchemaProblem("schema.root_not_object", f"OpenAI takes no root `{key}`", (key,))
+    schema = {k: v for k, v in schema.items() if k not in ROOT_COMBINATORS}
     inliner = RefInliner(schema) if inline else None
     if strict in STRICT_PROFILES:
-        for key in ("anyOf", "oneOf"):  # "Root objects must not be anyOf" (a oneOf becomes one), no degrade
-            if key in schema:
-                raise SchemaProblem(
-                    "schema.root_not_object", f"OpenAI's strict mode takes no `{key}` at the root", (key,)
-                )
         checks = [
             reject_nulls,
             forbid_keywords(OPENAI_STRICT_UNSUPPORTED, degrade=degrade, target=TARGET),

@@ -272,6 +272,10 @@ def _run_incremental(adapter: Any, check: Any, events: list[Any], profile: dict[
         return CheckResult("skipped", message=answer.reason, duration_ms=answer.duration_ms)
     if answer.status == "crash":
         return CheckResult("errored", message=answer.crash, duration_ms=answer.duration_ms)
+    caps = adapter.capabilities
+    if answer.status == "error" and garbage_in(check) and not validates_input(caps):
+        # a refusal of input invalid in its own dialect is no defect, here as on the main check
+        return judge(check, answer, codes=speaks_toolwire_codes(caps), validates=False)
     if answer.status == "error":
         err = answer.error or {}
         return CheckResult(
