@@ -109,6 +109,18 @@ class HttpClient:
         """What a response body names as its model (``reply_model_at``), or None."""
         return value_at(payload, self.spec["reply_model_at"])
 
+    def calls_beyond_one(self, request: Any, reply: Any) -> int | None:
+        """How many calls ``reply`` holds when ``request`` asked for at most one (``single_call``) and it
+        holds more, which the provider never answers; else None."""
+        single = self.spec.get("single_call")
+        if not single or value_at(request, single["asked_at"]) != single["value"]:
+            return None
+        found = value_at(reply, single["calls_at"])
+        types = single.get("call_types")
+        items = found if isinstance(found, list) else []
+        calls = [c for c in items if not types or (isinstance(c, dict) and c.get("type") in types)]
+        return len(calls) if len(calls) > 1 else None
+
 
 def _clients() -> dict[str, HttpClient]:
     """Each provider dialect's client facts from its descriptor."""

@@ -203,6 +203,52 @@ def test_gemini_placeholder_signatures_carry_nothing(dialects: dict[str, Any]) -
     assert normalize(gemini, "request", real) == real
 
 
+def test_a_responses_message_with_only_empty_text_is_no_item(dialects: dict[str, Any]) -> None:
+    responses = dialects["openai-responses"]
+    blank = {
+        "type": "message",
+        "id": "msg_1",
+        "status": "completed",
+        "role": "assistant",
+        "content": [{"type": "output_text", "text": "", "annotations": []}],
+    }
+    call = {"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"}
+    assert normalize(responses, "response", {"output": [blank, call]}) == normalize(
+        responses, "response", {"output": [call]}
+    )
+    # a message that says something, or refuses, stays
+    said = {**blank, "content": [{"type": "output_text", "text": "ok", "annotations": []}]}
+    assert len(normalize(responses, "response", {"output": [said, call]})["output"]) == 2
+    refusal = {**blank, "content": [{"type": "refusal", "refusal": ""}]}
+    assert len(normalize(responses, "response", {"output": [refusal]})["output"]) == 1
+
+
+def test_anthropic_tool_result_blocks_read_as_their_joined_text(dialects: dict[str, Any]) -> None:
+    anthropic = dialects["anthropic"]
+    blocks = [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]
+
+    def request(content: Any) -> Any:
+        result = {"type": "tool_result", "tool_use_id": "t", "content": content}
+        return {"messages": [{"role": "user", "content": [result]}]}
+
+    expected = normalize(anthropic, "request", request(blocks), expected=True)
+    assert not compare(expected, normalize(anthropic, "request", request("a\nb")))
+    assert not compare(expected, normalize(anthropic, "request", request(blocks)))
+    assert compare(expected, normalize(anthropic, "request", request("ab")))
+    # a message's own text blocks are not joined
+    two = normalize(anthropic, "request", {"messages": [{"role": "user", "content": blocks}]}, expected=True)
+    assert compare(two, {"messages": [{"role": "user", "content": "a\nb"}]})
+
+
+def test_responses_null_parameters_are_an_empty_parameter_list(dialects: dict[str, Any]) -> None:
+    responses = dialects["openai-responses"]
+    tool = {"type": "function", "name": "f", "strict": False}
+    empty = normalize(responses, "tools", [{**tool, "parameters": {"type": "object", "properties": {}}}])
+    assert normalize(responses, "tools", [{**tool, "parameters": None}]) == empty
+    some = {"type": "object", "properties": {"a": {"type": "string"}}}
+    assert normalize(responses, "tools", [{**tool, "parameters": some}]) != empty
+
+
 def test_null_is_no_member_in_responses_but_not_in_tool_arguments(dialects: dict[str, Any]) -> None:
     anthropic = dialects["anthropic"]
     response = {

@@ -97,7 +97,9 @@ from ..http_errors import error_status
 from ..jsonvalue import clip
 from ..paths import corpus_dir, unlocalize
 from ..peers._common import family_model
-from ..protocol import TranslationRefusal
+from ..protocol import UNSUPPORTED, TranslationRefusal
+from ..streams.dialects import accumulate
+from ..streams.payload import StreamError
 from ..streams.sse import events_from_sse
 from .base import Adapter, AdapterError, Answer
 from .upstream import MIN_SECRET, LoopThread, MockUpstream, usage_on_finish_chunk, without_path_model
@@ -485,6 +487,18 @@ class HttpAdapter(Adapter):
         if stream and not recorded["stream"]:
             raise RuntimeError("the proxy did not ask the upstream for a stream for a streaming request")
 
+    def _refuse_unanswerable(self, recorded: Any, reply: Any) -> None:
+        """Skip a check whose upstream reply (``reply``, a response body) the provider never gives the request
+        the proxy sent: more than one call where it asked for at most one (``parallel_tool_calls: false``;
+        the dialect's ``http_client.single_call``). What the proxy makes of it says nothing about it."""
+        calls = http_client(self.upstream).calls_beyond_one(recorded.get("body"), reply)
+        if calls is not None:
+            raise TranslationRefusal(
+                UNSUPPORTED,
+                f"the proxy asked the {self.upstream} upstream for at most one tool call per reply, which "
+                f"the provider guarantees; a reply with {calls} calls never reaches it",
+            )
+
     def _call(self, kind: str, source: str, target: str, payload: Any, profile: dict[str, str]) -> Any:
         mark = self._log_size()
         try:
@@ -525,6 +539,7 @@ class HttpAdapter(Adapter):
             model = reply_model(self.upstream, payload)
             status, raw, recorded = self._send(plan, self._minimal_request(model), False, model)
             self._check_recorded(recorded, status, raw, False)
+            self._refuse_unanswerable(recorded, payload)
             try:
                 body = json.loads(raw)
             except ValueError:
@@ -633,6 +648,8 @@ class HttpAdapter(Adapter):
             events = usage_on_finish_chunk(events)
         status, raw, recorded = self._send({"events": events, "delivery": delivery}, body, True)
         self._check_recorded(recorded, status, raw, True)
+        with contextlib.suppress(StreamError):
+            self._refuse_unanswerable(recorded, accumulate(events, self.upstream))
         if status >= 300:
             self._refuse_or_crash(status, raw, "to a streaming request")
         out = events_from_sse(raw)

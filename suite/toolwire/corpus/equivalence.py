@@ -34,6 +34,9 @@ Rules (members are addressed by pointer patterns: ``*`` is one key or index, ``*
 - ``schema-refs`` ``{at}``: in the JSON Schema at ``at`` (also where it is opaque), every reference into the
   schema's own ``$defs`` / ``definitions`` is the subschema it points to, and those members are then no
   members (a translator that inlines them sends the same schema); a recursive one leaves the schema as it is;
+- ``blank-item`` ``{at, blank, beside?}``: in the array at ``at``, an item that, without its members named
+  in ``beside``, equals one of ``blank`` (after the rules rewrote it) carries nothing and is the same as no
+  item (a Responses message whose only text is ``""``);
 - ``schema-empty`` ``{at, keywords}``: in the JSON Schema at ``at`` (also where it is opaque), at any
   depth, a keyword of ``keywords`` whose value is empty (``[]``, ``{}``) is the same as no keyword
   (``required: []``, ``$defs: {}`` constrain nothing); the names in maps of user-chosen names
@@ -160,7 +163,7 @@ class _Rewriter:
         if is_matcher(node) or (path and _any(self.opaque, path)):
             return node
         if isinstance(node, list):
-            node = [self._walk(v, (*path, str(i))) for i, v in enumerate(node)]
+            node = self._unblanked([self._walk(v, (*path, str(i))) for i, v in enumerate(node)], path)
         elif isinstance(node, dict):
             out: dict[str, Any] = {}
             for key, value in node.items():
@@ -208,6 +211,21 @@ class _Rewriter:
                 else:
                     out.append(item)
             items = out
+        return items
+
+    def _unblanked(self, items: list[Any], path: tuple[str, ...]) -> list[Any]:
+        """``items`` without the items a ``blank-item`` rule at ``path`` says carry nothing."""
+        for r in self._matching("blank-item", path):
+            beside = set(r.get("beside", ()))
+            items = [
+                item
+                for item in items
+                if not (
+                    isinstance(item, dict)
+                    and not is_matcher(item)
+                    and {k: v for k, v in item.items() if k not in beside} in r["blank"]
+                )
+            ]
         return items
 
     def _renamed(self, obj: dict[str, Any], key: str, path: tuple[str, ...]) -> str:

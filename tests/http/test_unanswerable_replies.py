@@ -1,0 +1,49 @@
+"""A reply the provider never gives the request a proxy sent upstream is not handed to the proxy: two calls
+answering ``parallel_tool_calls: false`` (claude-code-router's Responses transformer always asks so). The
+check is skipped with the reason, not blamed on the proxy; with parallel calls allowed it is judged."""
+
+from __future__ import annotations
+
+import types
+from typing import Any
+
+import pytest
+from toolwire.adapters.http import HttpAdapter
+from toolwire.endpoints import http_client
+from toolwire.protocol import UNSUPPORTED, TranslationRefusal
+
+CALL = {"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"}
+TWO_CALLS = {"output": [CALL, {**CALL, "call_id": "d"}]}
+
+
+@pytest.mark.parametrize(
+    ("dialect", "request_", "reply", "beyond"),
+    [
+        ("openai-responses", {"parallel_tool_calls": False}, TWO_CALLS, 2),
+        ("openai-responses", {"parallel_tool_calls": True}, TWO_CALLS, None),
+        ("openai-responses", {}, TWO_CALLS, None),
+        ("openai-responses", {"parallel_tool_calls": False}, {"output": [CALL, {"type": "message"}]}, None),
+        (
+            "anthropic",
+            {"tool_choice": {"type": "auto", "disable_parallel_tool_use": True}},
+            {"content": [{"type": "tool_use"}, {"type": "text"}, {"type": "tool_use"}]},
+            2,
+        ),
+        (
+            "openai-chat",
+            {"parallel_tool_calls": False},
+            {"choices": [{"message": {"tool_calls": [{"id": "a"}, {"id": "b"}]}}]},
+            2,
+        ),
+    ],
+)
+def test_calls_beyond_one_where_one_was_asked(dialect: str, request_: Any, reply: Any, beyond: Any) -> None:
+    assert http_client(dialect).calls_beyond_one(request_, reply) == beyond
+
+
+def test_the_adapter_skips_a_reply_the_provider_never_gives() -> None:
+    adapter = types.SimpleNamespace(upstream="openai-responses")
+    with pytest.raises(TranslationRefusal) as refused:
+        HttpAdapter._refuse_unanswerable(adapter, {"body": {"parallel_tool_calls": False}}, TWO_CALLS)  # type: ignore[arg-type]
+    assert refused.value.code == UNSUPPORTED and "2 calls" in refused.value.message
+    HttpAdapter._refuse_unanswerable(adapter, {"body": {"model": "m"}}, TWO_CALLS)  # type: ignore[arg-type]
