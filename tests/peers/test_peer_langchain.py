@@ -114,3 +114,31 @@ def test_anthropic_history_reaches_chat_openai_as_tool_calls_and_tool_messages()
     assert assistant["role"] == "assistant"
     assert [(c["id"], c["function"]["name"]) for c in assistant["tool_calls"]] == [("toolu_1", "get_weather")]
     assert tool == {"role": "tool", "tool_call_id": "toolu_1", "content": "22C"}
+
+
+@pytest.mark.parametrize(
+    ("kind", "payload"),
+    [
+        (
+            "tool_choice",
+            {"tool_choice": {"type": "allowed_tools", "allowed_tools": {"mode": "auto", "tools": []}}},
+        ),
+        (
+            "request",
+            {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}], "web_search_options": {}},
+        ),
+    ],
+)
+def test_another_providers_members_are_not_handed_to_chat_anthropic(
+    kind: str, payload: dict[str, Any]
+) -> None:
+    """``bind_tools`` and the call's keywords take the chat model's own provider format: an OpenAI-only choice
+    dict or request member handed to ``ChatAnthropic`` is nothing a LangChain user writes, so the check is
+    skipped (``protocol.unsupported``) rather than LangChain blamed for passing it on."""
+    require(NAME)
+    from toolwire.peers.langchain import LangChainTranslator
+    from toolwire.protocol import UNSUPPORTED, TranslationRefusal
+
+    with pytest.raises(TranslationRefusal) as refused:
+        LangChainTranslator().translate(kind, "openai-chat", "anthropic", copy.deepcopy(payload), {})
+    assert refused.value.code == UNSUPPORTED

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..protocol import UNSUPPORTED, TranslationRefusal
 from ._common import PeerTranslator, choice_tools, dump, family_model, refuse_unsupported_members
 
 DEFAULT_MODEL = {"anthropic": "claude-sonnet-4-5", "openai-chat": "gpt-4.1", "openai-responses": "gpt-4.1"}
@@ -77,7 +78,7 @@ def _payload(source: str, target: str, body: dict[str, Any]) -> Any:
     tools = body.pop("tools", None)
     choice = {k: body.pop(k) for k in ("tool_choice", "parallel_tool_calls") if k in body}
     if "tool_choice" in choice:
-        choice.update(_langchain_choice(choice["tool_choice"]))
+        choice.update(_langchain_choice(choice["tool_choice"], foreign=_family(source) != _family(target)))
     model = family_model(target, body.pop("model", None), DEFAULT_MODEL[target], body)
     settings: dict[str, Any] = {"model": model}
     max_tokens = body.pop("max_completion_tokens", None) or body.pop("max_tokens", None)
@@ -93,7 +94,7 @@ def _payload(source: str, target: str, body: dict[str, Any]) -> Any:
     if source == "anthropic" and body.get("system") is not None:  # a system message in the same converter
         messages = [{"role": "system", "content": body.pop("system")}, *(messages or [])]
     history = convert_to_messages(_openai_messages(source, messages))
-    settings.update(_fields(target, body))
+    settings.update(_fields(source, target, body))
     llm = _model(target, settings)
     kwargs: dict[str, Any] = {}
     if tools is not None:
@@ -123,13 +124,16 @@ def _openai_messages(source: str, messages: Any) -> Any:
     return convert_to_openai_messages(messages)
 
 
-def _fields(target: str, body: dict[str, Any]) -> dict[str, Any]:
+def _fields(source: str, target: str, body: dict[str, Any]) -> dict[str, Any]:
     """The request members a LangChain user sets as fields of the chat model (``ChatOpenAI(n=2, seed=1)``),
     taken out of ``body``. What is left is handed over as the call's keywords, which LangChain copies into
-    the payload as they are: how a user passes a Chat Completions member LangChain has no field for. Toward
-    the Responses API no user does that with a Chat-only member (``web_search_options``, ``function_call``):
-    LangChain has no counterpart for it there, so the check is not LangChain's to pass or fail."""
+    the payload as they are: how a user passes a member of the provider's own API that LangChain has no field
+    for. No user passes a member of another API that way (an OpenAI ``web_search_options`` to
+    ``ChatAnthropic``, a Chat-only ``function_call`` toward the Responses API): LangChain has no counterpart
+    for it there, so the check is not LangChain's to pass or fail."""
     if target == "anthropic":
+        if source != "anthropic":
+            refuse_unsupported_members("ChatAnthropic for OpenAI request members", body, tuple(body))
         return {}
     from langchain_openai import ChatOpenAI
 
@@ -144,28 +148,48 @@ def _fields(target: str, body: dict[str, Any]) -> dict[str, Any]:
 _NOT_FIELDS = frozenset({"stop", "metadata", "name", "profile", "max_tokens"})
 
 
-def _langchain_choice(choice: Any) -> dict[str, Any]:
+def _family(dialect: str) -> str:
+    """The provider whose chat model LangChain uses for ``dialect`` (``ChatAnthropic``, ``ChatOpenAI``)."""
+    return "anthropic" if dialect == "anthropic" else "openai"
+
+
+def _langchain_choice(choice: Any, *, foreign: bool = False) -> dict[str, Any]:
     """A wire ``tool_choice`` as a LangChain user writes it for ``bind_tools``, whose vocabulary is a tool's
     name or a mode string (``"auto"``, ``"any"``, ...): a provider's dict that names one tool (OpenAI's
     ``{"type": "function", ...}``, Anthropic's ``{"type": "tool", ...}``) becomes that name, Anthropic's mode
     dicts their mode (``disable_parallel_tool_use`` is ``parallel_tool_calls=False``). A string is handed over
     as it is: what ``bind_tools`` makes of ``"required"`` or ``"none"`` is LangChain's own translation
-    (``ChatAnthropic`` reads them as tool names), and is what is judged."""
+    (``ChatAnthropic`` reads them as tool names), and is what is judged. Any other dict is a provider's own
+    form, which ``bind_tools`` hands to that provider as it is: ``foreign`` (the source is another provider's
+    API than the target's, e.g. OpenAI's ``allowed_tools`` toward ``ChatAnthropic``) no user writes it, so
+    the check is not LangChain's to pass or fail."""
     if not isinstance(choice, dict):
         return {"tool_choice": choice}
+    out = _choice_as_written(choice)
+    if out is None and foreign:
+        raise TranslationRefusal(
+            UNSUPPORTED,
+            "bind_tools takes a tool_choice dict in the chat model's own provider format; "
+            f"{choice.get('type')!r} is another provider's, which no LangChain user hands to this chat model",
+        )
+    return out or {"tool_choice": choice}
+
+
+def _choice_as_written(choice: dict[str, Any]) -> dict[str, Any] | None:
+    """``bind_tools``'s keywords for a provider's choice dict that names a tool or a mode, else None."""
     function = choice.get("function")
     named = function.get("name") if isinstance(function, dict) else None
     if choice.get("type") == "function" and isinstance(named, str) and set(choice) == {"type", "function"}:
         return {"tool_choice": named}
     if not set(choice) <= {"type", "name", "disable_parallel_tool_use"}:
-        return {"tool_choice": choice}
+        return None
     kind = choice.get("type")
     if kind in ("auto", "any", "none") and "name" not in choice:
         out: dict[str, Any] = {"tool_choice": kind}
     elif kind == "tool" and isinstance(choice.get("name"), str):
         out = {"tool_choice": choice["name"]}
     else:
-        return {"tool_choice": choice}
+        return None
     if choice.get("disable_parallel_tool_use") is True:
         out["parallel_tool_calls"] = False
     return out

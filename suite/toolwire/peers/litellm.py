@@ -292,15 +292,17 @@ class LiteLLMTranslator(PeerTranslator):
 
     # -- the /v1/messages adapter ---------------------------------------------------------------------------
     def _adapter_response(self, payload: Any, profile: dict[str, str]) -> Any:
+        import litellm
         from litellm.litellm_core_utils.llm_response_utils.convert_dict_to_response import (
             convert_to_model_response_object,
         )
         from litellm.types.utils import ModelResponse
 
-        # the OpenAI JSON read the way litellm.completion() reads an OpenAI-compatible answer
-        response = convert_to_model_response_object(
-            response_object=payload, model_response_object=ModelResponse()
-        )
+        # the OpenAI JSON read the way litellm.completion() reads an OpenAI-compatible answer: into the
+        # ModelResponse it made first, with a zero Usage already set (litellm/main.py, completion())
+        made = ModelResponse()
+        made.usage = litellm.Usage()
+        response = convert_to_model_response_object(response_object=payload, model_response_object=made)
         return dump(_adapter().translate_openai_response_to_anthropic(response))
 
     def _adapter_stream(self, events: Any, profile: dict[str, str]) -> Any:
