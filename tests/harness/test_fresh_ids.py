@@ -3,11 +3,14 @@ source is translated again."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 from fake_translators import InventingIds
 from toolwire.adapters import PythonAdapter
 from toolwire.corpus import load_corpus
+from toolwire.corpus.variants import mints_response_id
 from toolwire.judge import run_check
 from toolwire.judge.fresh_ids import VARIANT, call_ids
 from toolwire_reference.translator import Translator
@@ -21,11 +24,47 @@ def _results(impl: Any) -> list[Any]:
     return [run_check(adapter, check, CORPUS.profiles) for check in FRESH]
 
 
+#: the fresh-id checks of responses whose expectation lets the translator mint the response id
+MINTED = [c for c in FRESH if mints_response_id(c.expectation.get("payload"))]
+
+
 def test_every_gemini_source_with_id_less_calls_gets_one_per_target_that_needs_ids() -> None:
-    assert FRESH
-    assert {c.source for c in FRESH} == {"gemini", "openai-chat"}  # Gemini calls, legacy function_call
-    assert {c.kind for c in FRESH} == {"response", "stream"}
-    assert "gemini" not in {c.target for c in FRESH}
+    calls = [c for c in FRESH if c not in MINTED]
+    assert calls
+    assert {c.source for c in calls} == {"gemini", "openai-chat"}  # Gemini calls, legacy function_call
+    assert {c.kind for c in calls} == {"response", "stream"}
+    assert "gemini" not in {c.target for c in calls}
+
+
+def test_a_response_id_the_translator_may_mint_gets_one_where_the_source_names_itself() -> None:
+    assert MINTED and {c.kind for c in MINTED} == {"response"}
+    names = [c.source_payload.get("id") or c.source_payload.get("responseId") for c in MINTED]
+    assert all(isinstance(name, str) for name in names)
+
+
+class MintingResponseIds:
+    """Answers a text response in the target's shape with a response id it mints: one constant id (as
+    any-llm's ``google_genai_response``) or one derived from the source."""
+
+    def __init__(self, fresh: bool) -> None:
+        self.fresh = fresh
+
+    def capabilities(self) -> dict[str, Any]:
+        return {"name": "minting", "version": "0", "language": "python", "kinds": {"response": [["*", "*"]]}}
+
+    def translate(self, kind: str, source: str, target: str, payload: Any, profile: Any) -> Any:
+        out = Translator().translate(kind, source, target, payload, profile)
+        key = "responseId" if target == "gemini" else "id"
+        made = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
+        out[key] = "minted-" + (made if self.fresh else "constant")
+        return out
+
+
+def test_a_constant_minted_response_id_fails_and_a_fresh_one_passes() -> None:
+    for fresh in (True, False):
+        adapter = PythonAdapter("python:minting", MintingResponseIds(fresh), timeout=None)
+        outcomes = {run_check(adapter, c, CORPUS.profiles).outcome for c in MINTED}
+        assert outcomes == {"passed" if fresh else "failed"}, (fresh, outcomes)
 
 
 def _fake(fresh: bool) -> InventingIds:

@@ -17,8 +17,10 @@ __all__ = [
     "DELIVERY_VARIANTS",
     "FRESH_IDS",
     "INCREMENTAL",
+    "RESPONSE_IDS",
     "STREAM_VARIANTS",
     "fresh_ids_apply",
+    "mints_response_id",
     "stream_variants",
 ]
 
@@ -57,14 +59,41 @@ def stream_variants(expectation: dict[str, Any]) -> list[str]:
 
 
 def fresh_ids_apply(kind: str, source_dialect: str, source: Any, expectation: dict[str, Any]) -> bool:
-    """Whether an expectation gets a fresh-id check: a response or stream whose source has a call without
-    an id, toward a dialect that requires ids, expecting a translation (not a refusal)."""
+    """Whether an expectation gets a fresh-id check, expecting a translation (not a refusal): a response or
+    stream whose source has a call without an id, toward a dialect that requires ids; or a response whose
+    source names itself and whose expectation lets the translator mint the response's own id (a ``$id``
+    matcher at its ``id`` / ``responseId``)."""
     target = expectation.get("dialect")
-    if kind not in _KINDS or target == source_dialect or not _ids_required(target):
+    if kind not in _KINDS or target == source_dialect:
         return False
     if "error" in expectation or (kind == "stream" and _ends_in_error(expectation)):
         return False
-    return _has_id_less_call(source)
+    if kind == "response" and _names_itself(source) and mints_response_id(expectation.get("payload")):
+        return True
+    return _ids_required(target) and _has_id_less_call(source)
+
+
+#: the members that name a response (its id; Gemini's ``responseId``), the same in every event of a stream
+RESPONSE_IDS = ("id", "responseId")
+
+
+def _names_itself(source: Any) -> bool:
+    """Whether a source response carries its own id, which the next response of a conversation changes (a
+    Bedrock Converse response has none: nothing tells two of them apart)."""
+    return isinstance(source, dict) and any(isinstance(source.get(k), str) for k in RESPONSE_IDS)
+
+
+def mints_response_id(payload: Any) -> bool:
+    """Whether an expected response accepts an id the translator invents (a ``$id`` matcher, possibly among
+    the alternatives of a ``$oneOf``, at its ``id`` / ``responseId``)."""
+    if not isinstance(payload, dict):
+        return False
+    for key in RESPONSE_IDS:
+        value = payload.get(key)
+        options = value.get("$oneOf") if isinstance(value, dict) and "$oneOf" in value else [value]
+        if isinstance(options, list) and any(isinstance(o, dict) and "$id" in o for o in options):
+            return True
+    return False
 
 
 def _ends_in_error(expectation: dict[str, Any]) -> bool:

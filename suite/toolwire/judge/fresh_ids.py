@@ -1,5 +1,5 @@
-"""Fresh-id checks (corpus/INTERPRETING.md, "Fresh ids"): a tool-call id a translator invents must differ from
-one translation to the next.
+"""Fresh-id checks (corpus/INTERPRETING.md, "Fresh ids"): a tool-call id a translator invents, and a response
+id it mints where the corpus lets it, must differ from one translation to the next.
 
 A source that carries calls without ids (a Gemini ``functionCall`` without ``id``, a legacy OpenAI chat
 ``function_call``) makes a translator toward a dialect that requires ids invent them. A translator that
@@ -7,8 +7,9 @@ numbers them ``call_1``, ``call_2`` … anew for every response (or derives them
 every single check and breaks a conversation: the client sends every earlier response back, and two
 ``tool_use`` blocks with one id are refused. The check translates the source twice, the second time as
 another response would be (its response id changed, the calls the same), and fails when an invented id
-comes back. An id derived from the response id is fresh; a count or a hash of the calls is not. Which
-expectations get the check is :func:`toolwire.corpus.variants.fresh_ids_apply`.
+comes back. An id derived from the response id is fresh; a count or a hash of the calls is not. The same
+holds for a response id a translator mints (a gateway's own message id): one constant id names every
+response alike. Which expectations get the check is :func:`toolwire.corpus.variants.fresh_ids_apply`.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 
 from ..adapters import Adapter, Answer
 from ..corpus import Check
-from ..corpus.variants import FRESH_IDS
+from ..corpus.variants import FRESH_IDS, RESPONSE_IDS
 from ..jsonvalue import clip
 from ..streams.payload import StreamError, stream_events
 from .checks import CheckResult
@@ -26,8 +27,6 @@ from .checks import CheckResult
 __all__ = ["VARIANT", "another_response", "call_ids", "run_fresh_ids"]
 
 VARIANT = FRESH_IDS
-#: the members that name a response (its id, the same in every event of a stream)
-_RESPONSE_IDS = frozenset({"responseId", "id"})
 #: call types whose ``id`` / ``call_id`` members are tool-call ids
 _CALL_TYPES = frozenset(
     {"tool_use", "server_tool_use", "function_call", "tool_call", "custom_tool_call", "tool_call_start"}
@@ -73,21 +72,33 @@ def run_fresh_ids(adapter: Adapter, check: Check, profile: dict[str, str]) -> Ch
             )
     texts = [json.dumps(s, ensure_ascii=False) for s in sources]
     first, second = (
-        {i for i in call_ids(_events(a.payload)) if i not in text}
+        {i for i in call_ids(_events(a.payload)) | _response_id(a.payload) if i not in text}
         for a, text in zip(answers, texts, strict=True)
     )
     if not first:
-        return CheckResult("passed", duration_ms=ms, message="no invented tool-call id in the output")
+        return CheckResult("passed", duration_ms=ms, message="no invented id in the output")
     again = sorted(first & second)
     if again:
         shown = ", ".join(repr(i) for i in again[:5])
+        if set(again) <= _response_id(answers[0].payload):
+            why = "a response id names one response (Anthropic: \"Unique object identifier\"), and a client "
+            why += "that tells responses apart by it takes the two for one"
+            what = "response id"
+        else:
+            why, what = "a client sends every earlier response back, so their ids collide", "tool-call id"
         return CheckResult(
             "failed",
             duration_ms=ms,
-            message=f"two responses of one conversation got the same invented tool-call id ({shown}): a "
-            "client sends every earlier response back, so their ids collide",
+            message=f"two responses of one conversation got the same invented {what} ({shown}): {why}",
         )
     return CheckResult("passed", duration_ms=ms)
+
+
+def _response_id(payload: Any) -> set[str]:
+    """The response's own id in a response body (``id`` / ``responseId``), as a set (empty for a stream)."""
+    if not isinstance(payload, dict):
+        return set()
+    return {v for k in RESPONSE_IDS if isinstance(v := payload.get(k), str) and v}
 
 
 def _events(payload: Any) -> Any:
@@ -112,7 +123,7 @@ def another_response(payload: Any) -> Any:
         ]
     if not isinstance(payload, dict):
         return payload
-    return {k: f"{v}-next" if k in _RESPONSE_IDS and isinstance(v, str) else v for k, v in payload.items()}
+    return {k: f"{v}-next" if k in RESPONSE_IDS and isinstance(v, str) else v for k, v in payload.items()}
 
 
 def _translate(adapter: Adapter, check: Check, source: Any, profile: dict[str, str]) -> Answer:
