@@ -94,7 +94,8 @@ def _payload(source: str, target: str, body: dict[str, Any]) -> Any:
     if source == "anthropic" and body.get("system") is not None:  # a system message in the same converter
         messages = [{"role": "system", "content": body.pop("system")}, *(messages or [])]
     history = convert_to_messages(_openai_messages(source, messages))
-    settings.update(_fields(source, target, body))
+    settings.update(_fields(target, body))
+    foreign = _foreign_members(source, target, body)
     llm = _model(target, settings)
     kwargs: dict[str, Any] = {}
     if tools is not None:
@@ -106,7 +107,10 @@ def _payload(source: str, target: str, body: dict[str, Any]) -> Any:
     # and other provider blocks become LangChain's standard blocks) and then builds this payload
     from langchain_core.language_models.chat_models import _normalize_messages
 
-    return dump(llm._get_request_payload(_normalize_messages(history), stop=stop, **kwargs))
+    payload = dump(llm._get_request_payload(_normalize_messages(history), stop=stop, **kwargs))
+    if foreign:  # after the library has read the rest: a crash on the messages is its own
+        refuse_unsupported_members(foreign[0], foreign[1], tuple(foreign[1]))
+    return payload
 
 
 def _openai_messages(source: str, messages: Any) -> Any:
@@ -124,23 +128,32 @@ def _openai_messages(source: str, messages: Any) -> Any:
     return convert_to_openai_messages(messages)
 
 
-def _fields(source: str, target: str, body: dict[str, Any]) -> dict[str, Any]:
+def _fields(target: str, body: dict[str, Any]) -> dict[str, Any]:
     """The request members a LangChain user sets as fields of the chat model (``ChatOpenAI(n=2, seed=1)``),
     taken out of ``body``. What is left is handed over as the call's keywords, which LangChain copies into
     the payload as they are: how a user passes a member of the provider's own API that LangChain has no field
-    for. No user passes a member of another API that way (an OpenAI ``web_search_options`` to
-    ``ChatAnthropic``, a Chat-only ``function_call`` toward the Responses API): LangChain has no counterpart
-    for it there, so the check is not LangChain's to pass or fail."""
+    for."""
     if target == "anthropic":
-        if source != "anthropic":
-            refuse_unsupported_members("ChatAnthropic for OpenAI request members", body, tuple(body))
         return {}
     from langchain_openai import ChatOpenAI
 
-    fields = {k: body.pop(k) for k in list(body) if k in ChatOpenAI.model_fields and k not in _NOT_FIELDS}
-    if target == "openai-responses":
-        refuse_unsupported_members("ChatOpenAI toward the Responses API", body, tuple(body))
-    return fields
+    return {k: body.pop(k) for k in list(body) if k in ChatOpenAI.model_fields and k not in _NOT_FIELDS}
+
+
+def _foreign_members(source: str, target: str, body: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    """The members left in ``body`` that belong to another API than the chat model's (an OpenAI
+    ``web_search_options`` for ``ChatAnthropic``, a Chat-only ``function_call`` toward the Responses API),
+    taken out, with the model they were meant for; None when there are none. No user passes them as the
+    call's keywords: LangChain has no counterpart for them there, so the check is not LangChain's to pass
+    or fail (once the library has read the rest)."""
+    if target == "anthropic" and source != "anthropic":
+        where = "ChatAnthropic for OpenAI request members"
+    elif target == "openai-responses":
+        where = "ChatOpenAI toward the Responses API"
+    else:
+        return None
+    found = {k: body.pop(k) for k in list(body)}
+    return (where, found) if found else None
 
 
 #: ChatOpenAI fields that are no request members of the same meaning (``stop`` is read above; ``metadata``,
