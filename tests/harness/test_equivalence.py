@@ -221,6 +221,11 @@ def test_a_responses_message_with_only_empty_text_is_no_item(dialects: dict[str,
     assert len(normalize(responses, "response", {"output": [said, call]})["output"]) == 2
     refusal = {**blank, "content": [{"type": "refusal", "refusal": ""}]}
     assert len(normalize(responses, "response", {"output": [refusal]})["output"]) == 1
+    anthropic = dialects["anthropic"]
+    use = {"type": "tool_use", "id": "t", "name": "f", "input": {}}
+    empty = {"type": "text", "text": ""}
+    assert normalize(anthropic, "response", {"content": [empty, use]}) == {"content": [use]}
+    assert normalize(anthropic, "response", {"content": [{**empty, "text": " "}]})["content"]
 
 
 def test_anthropic_tool_result_blocks_read_as_their_joined_text(dialects: dict[str, Any]) -> None:
@@ -247,6 +252,21 @@ def test_responses_null_parameters_are_an_empty_parameter_list(dialects: dict[st
     assert normalize(responses, "tools", [{**tool, "parameters": None}]) == empty
     some = {"type": "object", "properties": {"a": {"type": "string"}}}
     assert normalize(responses, "tools", [{**tool, "parameters": some}]) != empty
+
+
+def test_a_gemini_error_result_may_be_its_text_prefixed_as_output(dialects: dict[str, Any]) -> None:
+    gemini = dialects["gemini"]
+
+    def request(response: Any) -> Any:
+        part = {"functionResponse": {"name": "f", "response": response}}
+        return {"contents": [{"role": "user", "parts": [part]}]}
+
+    expected = normalize(gemini, "request", request({"error": "boom"}), expected=True)
+    assert not compare(expected, normalize(gemini, "request", request({"error": "boom"})))
+    assert not compare(expected, normalize(gemini, "request", request({"result": "Error: boom"})))
+    assert compare(expected, normalize(gemini, "request", request({"output": "boom"})))  # the flag dropped
+    ok = normalize(gemini, "request", request({"output": "fine"}), expected=True)
+    assert compare(ok, normalize(gemini, "request", request({"error": "fine"})))
 
 
 def test_null_is_no_member_in_responses_but_not_in_tool_arguments(dialects: dict[str, Any]) -> None:

@@ -37,6 +37,10 @@ Rules (members are addressed by pointer patterns: ``*`` is one key or index, ``*
 - ``blank-item`` ``{at, blank, beside?}``: in the array at ``at``, an item that, without its members named
   in ``beside``, equals one of ``blank`` (after the rules rewrote it) carries nothing and is the same as no
   item (a Responses message whose only text is ``""``);
+- ``error-text`` ``{at, prefix}``: an expected object ``{"error": s}`` at ``at`` (``s`` a string; also where
+  it is opaque) also accepts ``{"output": prefix + s}``: the tool's error told in its output text, which the
+  model reads as an error as it does through the OpenAI targets' ``text-prefix`` policy (one way: an
+  expected output stays an output);
 - ``schema-empty`` ``{at, keywords}``: in the JSON Schema at ``at`` (also where it is opaque), at any
   depth, a keyword of ``keywords`` whose value is empty (``[]``, ``{}``) is the same as no keyword
   (``required: []``, ``$defs: {}`` constrain nothing); the names in maps of user-chosen names
@@ -158,6 +162,9 @@ class _Rewriter:
             node = self._merged(node, path)
         if any(self._matching("schema-refs", path)):
             node = _refs_inlined(node)
+        if self.expected:
+            for r in self._matching("error-text", path):
+                node = _or_error_text(node, str(r["prefix"]))
         for r in self._matching("schema-empty", path):
             node = _without_empty_keywords(node, frozenset(r["keywords"]))
         if is_matcher(node) or (path and _any(self.opaque, path)):
@@ -269,6 +276,12 @@ def _alternatives(node: Any) -> tuple[str, list[Any]] | None:
     if key not in _PAYLOAD_MATCHERS or (key == "$oneOf" and not isinstance(value, list)):
         return None
     return key, value if isinstance(value, list) else [value]
+
+
+def _or_error_text(node: Any, prefix: str) -> Any:
+    """An expected ``{"error": s}`` as ``$oneOf`` itself and ``{"output": prefix + s}`` (else ``node``)."""
+    error = node.get("error") if isinstance(node, dict) and not is_matcher(node) and len(node) == 1 else None
+    return {"$oneOf": [node, {"output": prefix + error}]} if isinstance(error, str) else node
 
 
 def _text_of(block: Any, types: list[str]) -> str | None:
