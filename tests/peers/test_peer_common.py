@@ -245,3 +245,14 @@ def test_eventstream_frames_give_the_recorded_bytes_back() -> None:
     for label, events in found:
         recorded = (CAPTURES / label.replace(".decoded.jsonl", ".bin")).read_bytes()
         assert b"".join(eventstream_frame(ev) for ev in events) == recorded
+
+
+def test_a_choice_naming_a_custom_tool_is_sent_with_that_custom_tool() -> None:
+    """A client forcing a custom (free-form) tool declares that custom tool; pairing the choice with a
+    function tool ``f`` made a request no client sends (OpenAI refuses a choice naming no declared tool)."""
+    chat = choice_tools("openai-chat", {"tool_choice": {"type": "custom", "custom": {"name": "sql_query"}}})
+    assert chat == [{"type": "custom", "custom": {"name": "sql_query", "description": "sql_query"}}]
+    flat = choice_tools("openai-responses", {"tool_choice": {"type": "custom", "name": "sql_query"}})
+    assert flat == [{"type": "custom", "name": "sql_query", "description": "sql_query"}]
+    named = choice_tools("openai-chat", {"tool_choice": {"type": "function", "function": {"name": "g"}}})
+    assert [t["type"] for t in named] == ["function"]

@@ -423,14 +423,19 @@ def choice_tools(source: str, choice: dict[str, Any]) -> list[dict[str, Any]]:
     """A tool list (in ``source``'s shape) naming the tools a tool-choice payload names, or one tool ``f``.
 
     A ``tool_choice`` case holds only the choice; libraries drop a choice sent without tools, so the adapters
-    that drive a whole request send it with these tools and keep only the choice members of the output.
+    that drive a whole request send it with these tools and keep only the choice members of the output. A
+    choice naming a custom (free-form) tool gets that custom tool, as a client forcing one declares it.
     """
     names: list[str] = []
+    custom: set[str] = set()
     tc = choice.get("tool_choice") if isinstance(choice, dict) else None
     if isinstance(tc, dict):
-        fn = tc.get("function") if isinstance(tc.get("function"), dict) else tc
+        inner = tc.get("function") if isinstance(tc.get("function"), dict) else tc.get("custom")
+        fn = inner if isinstance(inner, dict) else tc
         if isinstance(fn.get("name"), str):
             names.append(fn["name"])
+            if tc.get("type") == "custom":
+                custom.add(fn["name"])
         allowed = tc.get("allowed_tools") if isinstance(tc.get("allowed_tools"), dict) else {}
         for t in allowed.get("tools") or []:
             name = (t.get("function") or t).get("name") if isinstance(t, dict) else None
@@ -444,8 +449,18 @@ def choice_tools(source: str, choice: dict[str, Any]) -> list[dict[str, Any]]:
     if source == "anthropic":
         return [{"name": n, "description": n, "input_schema": schema} for n in unique]
     return [
-        {"type": "function", "function": {"name": n, "description": n, "parameters": schema}} for n in unique
+        _custom_tool(source, n)
+        if n in custom
+        else {"type": "function", "function": {"name": n, "description": n, "parameters": schema}}
+        for n in unique
     ]
+
+
+def _custom_tool(source: str, name: str) -> dict[str, Any]:
+    """A custom (free-form) tool named ``name`` in ``source``'s shape (Chat nests it under ``custom``)."""
+    if source == "openai-responses":
+        return {"type": "custom", "name": name, "description": name}
+    return {"type": "custom", "custom": {"name": name, "description": name}}
 
 
 #: OpenAI Chat's deprecated function-calling members (``functions``, ``function_call``)
