@@ -445,6 +445,25 @@ def test_a_response_judged_on_what_its_case_is_about(corpus: Any) -> None:
     assert result.outcome == "failed" and "function_call" in (result.diff or "")
 
 
+def test_the_scope_and_empty_members_reach_into_the_alternatives_of_an_expectation(corpus: Any) -> None:
+    """An expected response given as a ``$oneOf`` of whole payloads (text kept, or withheld) is judged on
+    what its case is about in each alternative: the response id and usage stay out of scope."""
+    check = next(c for c in corpus.checks() if c.id == "responses/gemini-finish-recitation[gemini>anthropic]")
+    assert "$oneOf" in check.expectation["payload"]
+    withheld = {
+        "id": "msg_minted",
+        "type": "message",
+        "role": "assistant",
+        "model": "gemini-2.5-flash",
+        "content": [],
+        "stop_reason": "refusal",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 1, "output_tokens": 0},
+    }
+    record = judge(check, Answer("payload", payload=withheld))
+    assert record.outcome == "passed", record.message
+
+
 def test_requests_stay_strict_about_members_the_provider_rejects(corpus: Any) -> None:
     check = next(
         c

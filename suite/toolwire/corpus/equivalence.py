@@ -151,11 +151,8 @@ class _Rewriter:
         return (r for r, at in self.rules if r["rule"] in names and _any(at, path))
 
     def _walk(self, node: Any, path: tuple[str, ...]) -> Any:
-        alternatives = _alternatives(node)
-        if alternatives is not None:  # each alternative of an expectation is a payload at this path
-            key, values = alternatives
-            walked = [self._walk(v, path) for v in values]
-            return {key: walked if isinstance(node[key], list) else walked[0]}
+        if _alternatives(node) is not None:  # each alternative of an expectation is a payload at this path
+            return _each_alternative(node, lambda v: self._walk(v, path))
         if isinstance(node, dict) and not is_matcher(node):
             node = self._sole(node, path)
         elif isinstance(node, list):
@@ -284,6 +281,15 @@ def _or_error_text(node: Any, prefix: str) -> Any:
     return {"$oneOf": [node, {"output": prefix + error}]} if isinstance(error, str) else node
 
 
+def _each_alternative(node: dict[str, Any], rewrite: Any) -> dict[str, Any]:
+    """A ``$oneOf`` / ``$optional`` matcher with ``rewrite`` applied to each payload it holds."""
+    found = _alternatives(node)
+    assert found is not None
+    key, values = found
+    done = [rewrite(v) for v in values]
+    return {key: done if isinstance(node[key], list) else done[0]}
+
+
 def _text_of(block: Any, types: list[str]) -> str | None:
     """The text of a ``{"type": T, "text": s}`` block with ``T`` in ``types``, else None."""
     if isinstance(block, dict) and set(block) == {"type", "text"} and isinstance(block["text"], str):
@@ -401,7 +407,10 @@ def scoped(descriptor: dict[str, Any] | None, kind: str, features: Iterable[str]
 
 
 def _loosen(node: Any, pattern: Pattern) -> Any:
-    """A copy of ``node`` with every member matched by ``pattern`` (no ``**``) set to the lenient matcher."""
+    """A copy of ``node`` with every member matched by ``pattern`` (no ``**``) set to the lenient matcher (in
+    each alternative of a ``$oneOf`` / ``$optional`` too: each is a payload at the matcher's place)."""
+    if pattern and _alternatives(node) is not None:
+        return _each_alternative(node, lambda v: _loosen(v, pattern))
     if not pattern or is_matcher(node):
         return node
     head, rest = pattern[0], pattern[1:]
@@ -432,6 +441,8 @@ def empty_is_absent(descriptor: dict[str, Any] | None, expected: Any) -> Any:
 
 
 def _optional_empties(node: Any, path: tuple[str, ...], opaque: list[Pattern]) -> Any:
+    if _alternatives(node) is not None and not (path and _any(opaque, path)):
+        return _each_alternative(node, lambda v: _optional_empties(v, path, opaque))
     if is_matcher(node) or (path and _any(opaque, path)):
         return node
     if isinstance(node, list):
