@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -281,13 +281,11 @@ def _or_error_text(node: Any, prefix: str) -> Any:
     return {"$oneOf": [node, {"output": prefix + error}]} if isinstance(error, str) else node
 
 
-def _each_alternative(node: dict[str, Any], rewrite: Any) -> dict[str, Any]:
-    """A ``$oneOf`` / ``$optional`` matcher with ``rewrite`` applied to each payload it holds."""
-    found = _alternatives(node)
-    assert found is not None
-    key, values = found
-    done = [rewrite(v) for v in values]
-    return {key: done if isinstance(node[key], list) else done[0]}
+def _each_alternative(node: dict[str, Any], rewrite: Callable[[Any], Any]) -> dict[str, Any]:
+    """A ``$oneOf`` / ``$optional`` matcher (:func:`_alternatives`) with ``rewrite`` applied to each payload
+    it holds."""
+    ((key, value),) = node.items()
+    return {key: [rewrite(v) for v in value] if isinstance(value, list) else rewrite(value)}
 
 
 def _text_of(block: Any, types: list[str]) -> str | None:
