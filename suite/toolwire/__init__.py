@@ -4,9 +4,9 @@ Data flows one way: corpus → adapter → judge → results → report. Each pa
 only the parts listed after it and the foundation (``tests/harness/test_import_graph.py`` checks it;
 docs/architecture.md says more):
 
-- foundation (``paths``, ``jsonvalue``, ``protocol``, ``descriptors``, ``endpoints``): where the corpus
-  lives, JSON values, the Translator protocol, the dialect descriptors and the providers' HTTP paths read
-  from them; imports no part.
+- foundation (``paths``, ``jsonvalue``, ``protocol``, ``descriptors``, ``endpoints``, ``tool_names``): where
+  the corpus lives, JSON values, the Translator protocol, the dialect descriptors and the providers' HTTP
+  paths read from them, the tool names a tool choice refers to; imports no part.
 - ``streams/``: SSE framing, stream payloads, each dialect's grammar and accumulator side by side
   (``streams/<dialect>/``), re-chunking, the incrementality measure; imports the foundation only.
 - ``corpus/``: loading the corpus and its checks, lint, matchers, equivalent spellings, wire schemas,

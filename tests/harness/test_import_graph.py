@@ -16,7 +16,8 @@ from toolwire import cli
 ROOT = Path(toolwire.__file__).parent
 
 #: the foundation every part may import: the package itself, paths, JSON values, the Translator protocol,
-#: the dialect descriptors and the providers' endpoints and HTTP error statuses read from them
+#: the dialect descriptors and the providers' endpoints and HTTP error statuses read from them, the tool names
+#: a tool-choice fragment refers to
 FOUNDATION = {
     "toolwire",
     "toolwire.paths",
@@ -25,6 +26,7 @@ FOUNDATION = {
     "toolwire.descriptors",
     "toolwire.endpoints",
     "toolwire.http_errors",
+    "toolwire.tool_names",
 }
 #: each part (a subpackage) and the parts it may import besides itself and the foundation; a module at
 #: the top (the runner, the pytest plugin, the CLI and its commands) may import any part

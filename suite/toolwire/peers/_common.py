@@ -33,6 +33,7 @@ import httpx
 from ..endpoints import PROVIDER_DIALECTS, expected_path, is_dialect_path
 from ..http_errors import error_status
 from ..protocol import UNSUPPORTED, TranslationRefusal
+from ..tool_names import custom_names, referenced_names
 
 __all__ = [
     "CAPTURED_REPLY",
@@ -426,26 +427,10 @@ def choice_tools(source: str, choice: dict[str, Any]) -> list[dict[str, Any]]:
     that drive a whole request send it with these tools and keep only the choice members of the output. A
     choice naming a custom (free-form) tool gets that custom tool, as a client forcing one declares it.
     """
-    names: list[str] = []
-    custom: set[str] = set()
-    tc = choice.get("tool_choice") if isinstance(choice, dict) else None
-    if isinstance(tc, dict):
-        inner = tc.get("function") if isinstance(tc.get("function"), dict) else tc.get("custom")
-        fn = inner if isinstance(inner, dict) else tc
-        if isinstance(fn.get("name"), str):
-            names.append(fn["name"])
-            if tc.get("type") == "custom":
-                custom.add(fn["name"])
-        allowed = tc.get("allowed_tools") if isinstance(tc.get("allowed_tools"), dict) else {}
-        for t in allowed.get("tools") or []:
-            name = (t.get("function") or t).get("name") if isinstance(t, dict) else None
-            if isinstance(name, str):
-                names.append(name)
-    fc = choice.get("function_call") if isinstance(choice, dict) else None
-    if isinstance(fc, dict) and isinstance(fc.get("name"), str):
-        names.append(fc["name"])
+    custom = custom_names(choice)
+    names = referenced_names(choice)
     schema = {"type": "object", "properties": {}}
-    unique = list(dict.fromkeys(names)) or ["f"]
+    unique = names or ["f"]
     if source == "anthropic":
         return [{"name": n, "description": n, "input_schema": schema} for n in unique]
     return [
