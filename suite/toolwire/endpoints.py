@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -109,13 +110,14 @@ class HttpClient:
         """What a response body names as its model (``reply_model_at``), or None."""
         return value_at(payload, self.spec["reply_model_at"])
 
-    def calls_beyond_one(self, request: Any, reply: Any) -> int | None:
-        """How many calls ``reply`` holds when ``request`` asked for at most one (``single_call``) and it
-        holds more, which the provider never answers; else None."""
+    def calls_beyond_one(self, request: Any, reply: Callable[[], Any]) -> int | None:
+        """How many calls the response body ``reply()`` holds when ``request`` asked for at most one
+        (``single_call``) and it holds more, which the provider never answers; else None. ``reply`` is read
+        only for such a request (accumulating a stream costs)."""
         single = self.spec.get("single_call")
         if not single or value_at(request, single["asked_at"]) != single["value"]:
             return None
-        found = value_at(reply, single["calls_at"])
+        found = value_at(reply(), single["calls_at"])
         types = single.get("call_types")
         items = found if isinstance(found, list) else []
         calls = [c for c in items if not types or (isinstance(c, dict) and c.get("type") in types)]

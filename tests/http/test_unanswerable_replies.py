@@ -38,12 +38,12 @@ TWO_CALLS = {"output": [CALL, {**CALL, "call_id": "d"}]}
     ],
 )
 def test_calls_beyond_one_where_one_was_asked(dialect: str, request_: Any, reply: Any, beyond: Any) -> None:
-    assert http_client(dialect).calls_beyond_one(request_, reply) == beyond
+    assert http_client(dialect).calls_beyond_one(request_, lambda: reply) == beyond
 
 
 def test_the_adapter_skips_a_reply_the_provider_never_gives() -> None:
     adapter = types.SimpleNamespace(upstream="openai-responses")
     with pytest.raises(TranslationRefusal) as refused:
-        HttpAdapter._refuse_unanswerable(adapter, {"body": {"parallel_tool_calls": False}}, TWO_CALLS)  # type: ignore[arg-type]
+        HttpAdapter._refuse_unanswerable(adapter, {"body": {"parallel_tool_calls": False}}, lambda: TWO_CALLS)  # type: ignore[arg-type]
     assert refused.value.code == UNSUPPORTED and "2 calls" in refused.value.message
-    HttpAdapter._refuse_unanswerable(adapter, {"body": {"model": "m"}}, TWO_CALLS)  # type: ignore[arg-type]
+    HttpAdapter._refuse_unanswerable(adapter, {"body": {"model": "m"}}, lambda: TWO_CALLS)  # type: ignore[arg-type]

@@ -90,6 +90,7 @@ import subprocess
 import tempfile
 import time
 import tomllib
+from collections.abc import Callable
 from typing import Any
 
 from ..endpoints import PROVIDER_DIALECTS, http_client
@@ -487,10 +488,10 @@ class HttpAdapter(Adapter):
         if stream and not recorded["stream"]:
             raise RuntimeError("the proxy did not ask the upstream for a stream for a streaming request")
 
-    def _refuse_unanswerable(self, recorded: Any, reply: Any) -> None:
-        """Skip a check whose upstream reply (``reply``, a response body) the provider never gives the request
-        the proxy sent: more than one call where it asked for at most one (``parallel_tool_calls: false``;
-        the dialect's ``http_client.single_call``). What the proxy makes of it says nothing about it."""
+    def _refuse_unanswerable(self, recorded: Any, reply: Callable[[], Any]) -> None:
+        """Skip a check whose upstream reply (``reply()``, a response body) the provider never gives the
+        request the proxy sent: more than one call where it asked for at most one (``parallel_tool_calls:
+        false``; the dialect's ``http_client.single_call``). What the proxy makes of it says nothing of it."""
         calls = http_client(self.upstream).calls_beyond_one(recorded.get("body"), reply)
         if calls is not None:
             raise TranslationRefusal(
@@ -539,7 +540,7 @@ class HttpAdapter(Adapter):
             model = reply_model(self.upstream, payload)
             status, raw, recorded = self._send(plan, self._minimal_request(model), False, model)
             self._check_recorded(recorded, status, raw, False)
-            self._refuse_unanswerable(recorded, payload)
+            self._refuse_unanswerable(recorded, lambda: payload)
             try:
                 body = json.loads(raw)
             except ValueError:
@@ -649,7 +650,7 @@ class HttpAdapter(Adapter):
         status, raw, recorded = self._send({"events": events, "delivery": delivery}, body, True)
         self._check_recorded(recorded, status, raw, True)
         with contextlib.suppress(StreamError):
-            self._refuse_unanswerable(recorded, accumulate(events, self.upstream))
+            self._refuse_unanswerable(recorded, lambda: accumulate(events, self.upstream))
         if status >= 300:
             self._refuse_or_crash(status, raw, "to a streaming request")
         out = events_from_sse(raw)
