@@ -3,7 +3,17 @@ judge reads from it (matchers, equivalent spellings, wire schemas, projections,
 declared capabilities). ``toolwire.corpus.load_corpus`` and the other names of :mod:`.load` stay importable
 from here."""
 
-from .load import Case, Check, Corpus, CorpusError, check_id, is_lossless, load_corpus, resolve_profile
+from .load import (
+    Case,
+    Check,
+    Corpus,
+    CorpusError,
+    check_id,
+    is_lossless,
+    load_corpus,
+    profile_reaches,
+    resolve_profile,
+)
 
 __all__ = [
     "Case",
@@ -13,5 +23,6 @@ __all__ = [
     "check_id",
     "is_lossless",
     "load_corpus",
+    "profile_reaches",
     "resolve_profile",
 ]

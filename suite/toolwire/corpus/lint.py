@@ -18,6 +18,7 @@ from typing import Any
 
 from ..paths import corpus_dir, schemas_dir
 from . import matchers, references, wire
+from .load import profile_reaches
 from .projection import merge, project_choice, project_tools
 from .stream_wire import stream_wire_errors
 
@@ -87,15 +88,6 @@ def _split_error(error: str) -> tuple[str, str]:
         if sep:
             return ("" if ptr == "/" else ptr), message  # toolwire.corpus.wire writes the root as "/"
     return "", error
-
-
-def _affects(spec: dict[str, Any], kind: Any, target: Any, source: Any = None) -> bool:
-    scope = spec.get("affects")
-    if not isinstance(scope, dict):
-        return True
-    targets = scope.get("targets")
-    directed = targets is None or target in targets or source in (scope.get("from") or ())
-    return kind in (scope.get("kinds") or ()) and directed
 
 
 def _under(ptr: str, prefixes: Iterable[str]) -> bool:
@@ -503,7 +495,7 @@ class _Linter:
                         pointer("expect", i, "when", key),
                         f"unknown value {value!r} for {key!r} (known: {', '.join(profiles[key]['values'])})",
                     )
-                elif not _affects(profiles[key], kind, dialect, self.source_dialect):
+                elif not profile_reaches(profiles[key], kind, dialect, self.source_dialect):
                     self.add(
                         path,
                         pointer("expect", i, "when", key),

@@ -25,6 +25,7 @@ __all__ = [
     "check_id",
     "is_lossless",
     "load_corpus",
+    "profile_reaches",
     "resolve_profile",
 ]
 
@@ -186,6 +187,18 @@ def resolve_profile(profiles: dict[str, dict[str, Any]], when: dict[str, Any] | 
     resolved = {key: spec.get("default") for key, spec in profiles.items() if isinstance(spec, dict)}
     resolved.update(when or {})
     return resolved
+
+
+def profile_reaches(spec: dict[str, Any], kind: Any, target: Any, source: Any = None) -> bool:
+    """Whether a profile key (its ``profiles.json`` entry ``spec``) can change a translation of ``kind``
+    toward ``target`` (or from ``source``): its ``affects`` names the kind and the target, or the source
+    among ``from``. Without ``affects``, every translation."""
+    scope = spec.get("affects")
+    if not isinstance(scope, dict):
+        return True
+    targets = scope.get("targets")
+    directed = targets is None or target in targets or source in (scope.get("from") or ())
+    return kind in (scope.get("kinds") or ()) and directed
 
 
 @dataclass

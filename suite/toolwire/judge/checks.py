@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..adapters import Adapter, Answer
-from ..corpus import Check, equivalence, matchers, resolve_profile, wire
+from ..corpus import Check, equivalence, matchers, profile_reaches, resolve_profile, wire
 from ..corpus.matchers import compare, format_diff, records
 from ..corpus.stream_wire import stream_wire_errors
 from ..jsonvalue import clip
@@ -106,13 +106,13 @@ def affects(check: Check, key: str, profiles: dict[str, dict[str, Any]] | None) 
     a refusal. Without ``affects``, every check."""
     if key in check.when:
         return True
-    scope = ((profiles or {}).get(key) or {}).get("affects")
+    spec = (profiles or {}).get(key) or {}
+    scope = spec.get("affects")
     if not isinstance(scope, dict):
         return True
-    targets, features, members = scope.get("targets"), scope.get("features"), scope.get("members")
+    features, members = scope.get("features"), scope.get("members")
     return (
-        check.kind in scope.get("kinds", ())
-        and (targets is None or check.target in targets or check.source in scope.get("from", ()))
+        profile_reaches(spec, check.kind, check.target, check.source)
         and (features is None or not set(features).isdisjoint(check.features))
         and (members is None or _expects_members(check, members))
     )
