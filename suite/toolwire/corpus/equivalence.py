@@ -41,6 +41,8 @@ Rules (members are addressed by pointer patterns: ``*`` is one key or index, ``*
   it is opaque) also accepts ``{"output": prefix + s}``: the tool's error told in its output text, which the
   model reads as an error as it does through the OpenAI targets' ``text-prefix`` policy (one way: an
   expected output stays an output);
+- ``ignored`` ``{at}``: a member at ``at`` that the provider reads past, whatever its value, is the same as
+  no member (the ``index`` the official SDK's stream accumulator leaves on a request's tool call);
 - ``schema-empty`` ``{at, keywords}``: in the JSON Schema at ``at`` (also where it is opaque), at any
   depth, a keyword of ``keywords`` whose value is empty (``[]``, ``{}``) is the same as no keyword
   (``required: []``, ``$defs: {}`` constrain nothing); the names in maps of user-chosen names
@@ -172,6 +174,8 @@ class _Rewriter:
             out: dict[str, Any] = {}
             for key, value in node.items():
                 sub = (*path, key)
+                if any(self._matching("ignored", sub)):
+                    continue
                 value = self._walk(value, sub)
                 defaults = [d for r in self._matching(_ABSENT_RULES, sub) for d in _default_values(r)]
                 if any(_same(value, d) for d in defaults):
