@@ -273,9 +273,13 @@ def _run_incremental(adapter: Any, check: Any, events: list[Any], profile: dict[
     if answer.status == "crash":
         return CheckResult("errored", message=answer.crash, duration_ms=answer.duration_ms)
     caps = adapter.capabilities
-    if answer.status == "error" and garbage_in(check) and not validates_input(caps):
-        # a refusal of input invalid in its own dialect is no defect, here as on the main check
-        return judge(check, answer, codes=speaks_toolwire_codes(caps), validates=False)
+    garbage = garbage_in(check) and not validates_input(caps)
+    if answer.status == "error" and (garbage or check.expectation.get("refusal_accepted")):
+        # a refusal of input invalid in its own dialect, or one the case accepts, is no defect, here as on
+        # the main check
+        return judge(
+            check, answer, codes=speaks_toolwire_codes(caps), validates=validates_input(caps) and not garbage
+        )
     if answer.status == "error":
         err = answer.error or {}
         return CheckResult(
