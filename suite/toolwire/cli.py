@@ -193,8 +193,11 @@ def run(args: argparse.Namespace, argv: Sequence[str] = ()) -> int:
         print(f"toolwire: {exc}", file=sys.stderr)
         return 2
     if workers > 1 and args.adapter.startswith("http:"):
-        print("toolwire: -n: an http: adapter runs in one process (one proxy per run: a proxy may not run "
-              "twice, and checks must not share a proxy's state across processes)", file=sys.stderr)
+        print(
+            "toolwire: -n: an http: adapter runs in one process (one proxy per run: a proxy may not run "
+            "twice, and checks must not share a proxy's state across processes)",
+            file=sys.stderr,
+        )
         workers = 0
     try:
         return _run_loaded(args, argv, corpus, adapter, workers)

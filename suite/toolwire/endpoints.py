@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .descriptors import descriptor
-from .jsonvalue import json_copy, value_at
+from .jsonvalue import json_copy, value_at, values_at
 from .paths import schemas_dir
 
 __all__ = [
@@ -122,6 +122,20 @@ class HttpClient:
         items = found if isinstance(found, list) else []
         calls = [c for c in items if not types or (isinstance(c, dict) and c.get("type") in types)]
         return len(calls) if len(calls) > 1 else None
+
+    def unasked(self, request: Any, reply: Callable[[], Any]) -> str | None:
+        """Why the response body ``reply()`` never answers ``request``: it holds a member the provider
+        gives only to a request that asked for it (``only_when_asked``: a refusal only under Structured
+        Outputs, a custom call only where a custom tool was declared); else None."""
+        rules = self.spec.get("only_when_asked") or []
+        asked = [r for r in rules if not any(values_at(request, p) for p in r["request_at"])]
+        if not asked:
+            return None
+        body = reply()
+        for rule in asked:
+            if any(values_at(body, rule["reply_at"])):
+                return str(rule["why"])
+        return None
 
 
 def _clients() -> dict[str, HttpClient]:

@@ -127,9 +127,7 @@ NODE_SETUP = """
           node-version: "20\""""
 
 
-def files_for(
-    root: Path, *, name: str, language: str, install: str = "toolwire"
-) -> dict[Path, str]:
+def files_for(root: Path, *, name: str, language: str, install: str = "toolwire") -> dict[Path, str]:
     """The files ``toolwire init`` writes in ``root``, by path."""
     cls = "".join(part.capitalize() for part in re.split(r"[^A-Za-z0-9]+", name) if part) or "Translator"
     if language == "node":

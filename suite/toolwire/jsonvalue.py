@@ -120,3 +120,22 @@ def value_at(doc: Any, pointer: str) -> Any:
         else:
             return None
     return node
+
+
+def values_at(doc: Any, pattern: str) -> list[Any]:
+    """The values at the JSON Pointer ``pattern`` in ``doc``, where a ``*`` token is every member or item."""
+    nodes = [doc]
+    for token in pattern.split("/")[1:]:
+        token = token.replace("~1", "/").replace("~0", "~")
+        found: list[Any] = []
+        for node in nodes:
+            if token == "*":
+                found.extend(
+                    node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+                )
+            elif isinstance(node, dict) and token in node:
+                found.append(node[token])
+            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+                found.append(node[int(token)])
+        nodes = found
+    return nodes

@@ -478,5 +478,5 @@ class ToolwirePlugin:
         for suite in self.ran():
             for line in suite.run.closing_lines(self.selection()):
                 if suite.label and line.startswith("toolwire: "):
-                    line = f"toolwire: {suite.label}{line[len('toolwire: '):]}"
+                    line = f"toolwire: {suite.label}{line[len('toolwire: ') :]}"
                 terminalreporter.write_line(line)

@@ -32,7 +32,11 @@ from ..corpus.variants import DELIVERIES
 from ..streams.sse import sse_from_events
 
 __all__ = [
-    "DELIVERIES", "FRAMINGS", "delivery_writes", "reads_from_network", "wait_until_read",
+    "DELIVERIES",
+    "FRAMINGS",
+    "delivery_writes",
+    "reads_from_network",
+    "wait_until_read",
 ]
 
 #: how a stream's events are put on the wire: SSE, or (Gemini's ``streamGenerateContent`` asked without

@@ -491,13 +491,20 @@ class HttpAdapter(Adapter):
     def _refuse_unanswerable(self, recorded: Any, reply: Callable[[], Any]) -> None:
         """Skip a check whose upstream reply (``reply()``, a response body) the provider never gives the
         request the proxy sent: more than one call where it asked for at most one (``parallel_tool_calls:
-        false``; the dialect's ``http_client.single_call``). What the proxy makes of it says nothing of it."""
-        calls = http_client(self.upstream).calls_beyond_one(recorded.get("body"), reply)
+        false``; the dialect's ``http_client.single_call``), or a member it gives only when asked
+        (``http_client.only_when_asked``). What the proxy makes of it says nothing of it."""
+        client = http_client(self.upstream)
+        calls = client.calls_beyond_one(recorded.get("body"), reply)
         if calls is not None:
             raise TranslationRefusal(
                 UNSUPPORTED,
                 f"the proxy asked the {self.upstream} upstream for at most one tool call per reply, which "
                 f"the provider guarantees; a reply with {calls} calls never reaches it",
+            )
+        unasked = client.unasked(recorded.get("body"), reply)
+        if unasked is not None:
+            raise TranslationRefusal(
+                UNSUPPORTED, f"the proxy's {self.upstream} upstream request never gets this reply: {unasked}"
             )
 
     def _call(self, kind: str, source: str, target: str, payload: Any, profile: dict[str, str]) -> Any:

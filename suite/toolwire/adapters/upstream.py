@@ -183,6 +183,7 @@ class MockUpstream:
 
     async def _handle(self, request: Any) -> Any:
         from aiohttp import web
+
         raw = await request.read()
         try:
             body: Any = json.loads(raw)

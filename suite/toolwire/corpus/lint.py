@@ -23,7 +23,15 @@ from .projection import merge, project_choice, project_tools
 from .stream_wire import stream_wire_errors
 
 AREAS: tuple[str, ...] = (
-    "tools", "choice", "calls", "results", "streams", "messages", "responses", "validation", "text",
+    "tools",
+    "choice",
+    "calls",
+    "results",
+    "streams",
+    "messages",
+    "responses",
+    "validation",
+    "text",
 )
 """The case areas: the directories under `cases/` and the first segment of every case id."""
 
@@ -286,9 +294,7 @@ class _Linter:
                 self.add(path, "/name", f"name {data['name']!r} does not equal the file name {path.stem!r}")
             kinds = data.get("kinds")
             for i, kind in enumerate(kinds if isinstance(kinds, list) else ()):
-                schema = (
-                    wire.schema_path(path.stem, kind, self.schemas) if isinstance(kind, str) else None
-                )
+                schema = wire.schema_path(path.stem, kind, self.schemas) if isinstance(kind, str) else None
                 if schema is not None and not schema.is_file():
                     rel = schema.relative_to(self.schemas).as_posix()
                     self.add(path, pointer("kinds", i), f"kind {kind!r} has no wire schema (schemas/{rel})")

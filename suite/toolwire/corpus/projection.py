@@ -105,9 +105,13 @@ def _where(template: Any, name: str, at: str = "") -> str | None:
     """The JSON Pointer at which ``template`` puts variable ``name`` (the first place), or None."""
     if isinstance(template, str):
         return at if template in (f"{{{name}}}", f"{{{name}?}}", f"{{!{name}}}") else None
-    items = template.items() if isinstance(template, dict) else enumerate(template) if isinstance(
-        template, list
-    ) else ()
+    items = (
+        template.items()
+        if isinstance(template, dict)
+        else enumerate(template)
+        if isinstance(template, list)
+        else ()
+    )
     for key, value in items:
         found = _where(value, name, f"{at}/{str(key).replace('~', '~0').replace('/', '~1')}")
         if found is not None:

@@ -18,9 +18,9 @@ MAX_ERRORS = 20
 
 def stream_wire_errors(dialect: str, payload: Any, schemas: Path | None = None) -> list[str] | None:
     """``"<json pointer>: <message>"`` for every invalid event member (pointers into the event list:
-    ``/3/data/delta/type``); [] when valid; None when the dialect has no stream schema. A payload may be a
-    list of events or ``{"sse": text}`` (then the pointers index the parsed events). Members the schema
-does not know are not errors: clients ignore them (``toolwire.judge.checks.READ_BY_CLIENTS``)."""
+        ``/3/data/delta/type``); [] when valid; None when the dialect has no stream schema. A payload may be a
+        list of events or ``{"sse": text}`` (then the pointers index the parsed events). Members the schema
+    does not know are not errors: clients ignore them (``toolwire.judge.checks.READ_BY_CLIENTS``)."""
     if wire.validate(dialect, "stream", {}, schemas=schemas) is None:
         return None
     try:

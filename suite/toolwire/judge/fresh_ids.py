@@ -81,7 +81,7 @@ def run_fresh_ids(adapter: Adapter, check: Check, profile: dict[str, str]) -> Ch
     if again:
         shown = ", ".join(repr(i) for i in again[:5])
         if set(again) <= _response_id(answers[0].payload):
-            why = "a response id is unique to its response (OpenAI: \"A unique identifier for the chat "
+            why = 'a response id is unique to its response (OpenAI: "A unique identifier for the chat '
             why += 'completion"; Anthropic: "Unique object identifier"), and a client that tells '
             why += "responses apart by it takes the two for one"
             what = "response id"

@@ -26,6 +26,7 @@ with one unexpected of a similar name or value one rename ("`max_tokens` sent wh
 :func:`find_bugs` is a pure function of the check records: the same results always give the same findings
 in the same order (most checks first, then by signature).
 """
+
 from __future__ import annotations
 
 import ast

@@ -263,8 +263,8 @@ def _coverage(results: ResultsLike) -> list[str]:
     if projected or lifted:
         lines.append(
             f"Of these, {projected} start from a canonical source written in a provider dialect "
-            f"(INTERPRETING.md, \"Sources in every dialect\") and {lifted} reached it inside a request "
-            f"(\"Kinds lifted into requests\")."
+            f'(INTERPRETING.md, "Sources in every dialect") and {lifted} reached it inside a request '
+            f'("Kinds lifted into requests").'
         )
     skipped = [c for c in checks if c.get("outcome") == "skipped"]
     lines += _unreached(checks)
