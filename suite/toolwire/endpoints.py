@@ -128,7 +128,7 @@ class HttpClient:
         gives only to a request that asked for it (``only_when_asked``: a refusal only under Structured
         Outputs, a custom call only where a custom tool was declared); else None."""
         rules = self.spec.get("only_when_asked") or []
-        asked = [r for r in rules if not any(values_at(request, p) for p in r["request_at"])]
+        asked = [r for r in rules if not any(any(values_at(request, p)) for p in r["request_at"])]
         if not asked:
             return None
         body = reply()

@@ -134,7 +134,9 @@ def test_the_baseline_is_the_reference_at_its_commit(tmp_path) -> None:
         {"data": {"type": "message_end", "stop_reason": "end_turn"}},
     ]
     assert [e["event"] for e in translate_stream(events, source="canonical", target="anthropic")] == [
-        "message_start", "message_delta", "message_stop"
+        "message_start",
+        "message_delta",
+        "message_stop",
     ]
     missing, why = baseline_translate_stream(tmp_path)  # no git history here
     assert missing is None and why.startswith("no baseline")

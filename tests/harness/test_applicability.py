@@ -34,13 +34,21 @@ class Declaring(Translator):
     """The reference, declaring what the test says (and refusing with its own codes unless told): for the
     checks lifted into requests, which need a translator of whole requests; the other tests use fakes."""
 
-    def __init__(self, kinds: dict[str, list[list[str]]], profiles: dict[str, list[str]] | None = None,
-                 codes: str = "toolwire") -> None:
+    def __init__(
+        self,
+        kinds: dict[str, list[list[str]]],
+        profiles: dict[str, list[str]] | None = None,
+        codes: str = "toolwire",
+    ) -> None:
         self.kinds, self.profiles, self.codes = kinds, profiles or {}, codes
 
     def capabilities(self) -> dict[str, Any]:
-        return {**super().capabilities(), "kinds": self.kinds, "profiles": self.profiles,
-                "error_codes": self.codes}
+        return {
+            **super().capabilities(),
+            "kinds": self.kinds,
+            "profiles": self.profiles,
+            "error_codes": self.codes,
+        }
 
 
 class GatewayError(Exception):
@@ -69,8 +77,10 @@ def test_a_canonical_tool_is_spelled_in_each_provider_dialect() -> None:
 def test_a_member_with_no_slot_or_a_reinterpreted_keyword_is_not_projected() -> None:
     assert project_tools([{**WEATHER, "strict": True}], LIFT["anthropic"]) is None  # no strict there
     assert project_tools([{"name": "ping"}], LIFT["anthropic"]) is None  # input_schema is required
-    nullable = {**WEATHER, "parameters": {"type": "object", "properties": {"c": {"type": "string",
-                                                                               "nullable": True}}}}
+    nullable = {
+        **WEATHER,
+        "parameters": {"type": "object", "properties": {"c": {"type": "string", "nullable": True}}},
+    }
     assert project_tools([nullable], LIFT["gemini"]) is None  # `nullable` means null is valid there
     assert project_tools([nullable], LIFT["openai-chat"]) is not None  # a mere annotation in JSON Schema
 
@@ -88,8 +98,11 @@ def test_tool_choice_forms() -> None:
     several = {"tool_choice": {"mode": "auto", "tools": ["f", "g"]}}
     assert project_choice(several, LIFT["anthropic"]) is None
     assert project_choice(several, LIFT["openai-responses"]) == {
-        "tool_choice": {"type": "allowed_tools", "mode": "auto",
-                        "tools": [{"type": "function", "name": "f"}, {"type": "function", "name": "g"}]}
+        "tool_choice": {
+            "type": "allowed_tools",
+            "mode": "auto",
+            "tools": [{"type": "function", "name": "f"}, {"type": "function", "name": "g"}],
+        }
     }
     assert project_choice({"parallel_tool_calls": False}, LIFT["anthropic"]) is None  # needs a choice
 
@@ -170,8 +183,10 @@ def test_a_strict_policy_does_not_hide_tool_choice_checks() -> None:
 
 def test_misspelt_capabilities_name_the_closest_valid_entry() -> None:
     found = problems(
-        {"kinds": {"tool": [["Anthropic", "openai"]]}, "profiles": {"openai.stric": ["off"],
-                                                                    "openai.strict": ["of"]}},
+        {
+            "kinds": {"tool": [["Anthropic", "openai"]]},
+            "profiles": {"openai.stric": ["off"], "openai.strict": ["of"]},
+        },
         CORPUS,
     )
     text = "\n".join(found)
@@ -201,7 +216,10 @@ def test_a_typo_exits_2_and_a_run_where_nothing_applies_does_not_pass(
     )
     run = subprocess.run(
         [sys.executable, "-m", "toolwire.cli", "run", "--adapter", "python:declared:T", "--report", "out"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert run.returncode == code, run.stdout[-2000:] + run.stderr[-2000:]
     assert ("did you mean 'tools'" if code == 2 else "no check applied") in run.stderr
@@ -230,7 +248,9 @@ def test_a_foreign_refusal_passes_where_a_refusal_is_expected_and_codes_count_wh
 def test_a_4xx_error_body_over_http_is_a_refusal() -> None:
     body = {"type": "error", "error": {"type": "invalid_request_error", "message": "tools.0: bad"}}
     assert client_refusal(body, 400) == {
-        "code": "http.400.invalid_request_error", "message": "tools.0: bad", "path": None
+        "code": "http.400.invalid_request_error",
+        "message": "tools.0: bad",
+        "path": None,
     }
     assert client_refusal(body, 500)["code"].startswith("http.500")  # the client gets an error all the same
     assert client_refusal(body, 302) is None  # no error status
@@ -241,8 +261,11 @@ def test_the_report_names_features_a_declared_pair_carries_but_a_policy_kept_out
     from toolwire.reports.markdown import _unreached
 
     checks = [
-        {"features": ["text.malformed"], "outcome": "skipped",
-         "message": "profile stream.text-calls=parse not supported (declares only the default 'off')"},
+        {
+            "features": ["text.malformed"],
+            "outcome": "skipped",
+            "message": "profile stream.text-calls=parse not supported (declares only the default 'off')",
+        },
         {"features": ["schema.refs"], "outcome": "skipped", "message": "kind 'tools' not declared by it"},
         {"features": ["tools.wrapper"], "outcome": "passed"},
     ]
@@ -265,8 +288,10 @@ def test_a_translator_that_mutates_its_input_fails_even_when_its_output_is_right
     # every check whose translation returned (and so popped) fails; a refusal happens before the pop
     popped = [r for c, r in results if c.source_payload and r.actual_error is None]
     assert popped and all(r.outcome == "failed" for r in popped)
-    assert all("mutated its input" in (r.message or "") and "differs afterwards at /" in (r.message or "")
-               for r in popped)
+    assert all(
+        "mutated its input" in (r.message or "") and "differs afterwards at /" in (r.message or "")
+        for r in popped
+    )
     honest = [r for c, r in run_all(Oracle(CORPUS, kinds=pair)) if r.outcome != "skipped"]
     assert honest and all(r.outcome == "passed" for r in honest)
 
@@ -295,8 +320,12 @@ def test_declaring_an_error_flag_policy_keeps_every_request_check_without_an_err
     same = [applicable(c, drop, CORPUS.profiles) == applicable(c, default, CORPUS.profiles) for c in others]
     assert others and all(same) and any(applicable(c, drop, CORPUS.profiles) is None for c in others)
     # a check about the flag written for the default policy is skipped for a translator that drops it
-    about = [c for c in requests if c.when.get("results.error-flag", "text-prefix") == "text-prefix"
-             and "results.error-flag" in c.features]
+    about = [
+        c
+        for c in requests
+        if c.when.get("results.error-flag", "text-prefix") == "text-prefix"
+        and "results.error-flag" in c.features
+    ]
     assert about and all(applicable(c, drop, CORPUS.profiles) is not None for c in about)
 
 

@@ -343,7 +343,9 @@ def test_a_refused_invalid_stream_passes_on_the_incremental_variant_too(checks: 
     valid = next(
         c
         for c in checks
-        if c.endswith(",incremental]") and c.startswith("streams/") and not checks[c].source_problems
+        if c.endswith(",incremental]")
+        and c.startswith("streams/")
+        and not checks[c].source_problems
         and "[gemini>openai-chat" in c
     )
     record = check_record(checks[valid], run_check(adapter, checks[valid]))

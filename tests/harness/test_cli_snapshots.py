@@ -16,7 +16,10 @@ CASE = corpus_dir() / "cases" / "tools" / "ikigai-file-edit-translation-summary.
 def _toolwire(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
     proc = subprocess.run(
         [sys.executable, "-m", "toolwire.cli", *args],
-        input=stdin, capture_output=True, text=True, timeout=120,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     return proc.returncode, proc.stdout, proc.stderr
 
@@ -24,8 +27,16 @@ def _toolwire(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
 def test_translate_tools_to_openai_strict(snapshot, tmp_path: Path) -> None:
     source = json.loads(CASE.read_text(encoding="utf-8"))["source"]["payload"]
     rc, out, err = _toolwire(
-        "translate", "--kind", "tools", "--from", "canonical", "--to", "openai-chat",
-        "--profile", "openai.strict=all-required", stdin=json.dumps(source),
+        "translate",
+        "--kind",
+        "tools",
+        "--from",
+        "canonical",
+        "--to",
+        "openai-chat",
+        "--profile",
+        "openai.strict=all-required",
+        stdin=json.dumps(source),
     )
     assert (rc, err) == (0, "")
     assert out == snapshot

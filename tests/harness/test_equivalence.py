@@ -40,22 +40,26 @@ def test_empty_schema_keywords_read_as_none_inside_opaque_schemas(dialects: dict
     nested = {"type": "object", "properties": {"a": {"type": "object", "properties": {}, "required": []}}}
     tools = {
         "anthropic": lambda s: {"tools": [{"name": "f", "input_schema": s}]},
-        "openai-chat": lambda s: {"tools": [{"type": "function",
-                                              "function": {"name": "f", "parameters": s}}]},
+        "openai-chat": lambda s: {
+            "tools": [{"type": "function", "function": {"name": "f", "parameters": s}}]
+        },
         "openai-responses": lambda s: {"tools": [{"type": "function", "name": "f", "parameters": s}]},
         "gemini": lambda s: {"tools": [{"functionDeclarations": [{"name": "f", "parametersJsonSchema": s}]}]},
     }
     for name, wrap in tools.items():
-        assert normalize(dialects[name], "request", wrap(padded)) == normalize(dialects[name], "request",
-                                                                                wrap(schema)), name
+        assert normalize(dialects[name], "request", wrap(padded)) == normalize(
+            dialects[name], "request", wrap(schema)
+        ), name
         assert normalize(dialects[name], "request", wrap(nested))["tools"] != wrap(nested)["tools"], name
     # a non-empty `required` keeps its meaning; a property named like a keyword is a name, not a keyword
     required = {**schema, "required": ["city"]}
     assert normalize(dialects["anthropic"], "tools", [{"name": "f", "input_schema": required}]) == [
-        {"name": "f", "input_schema": required}]
+        {"name": "f", "input_schema": required}
+    ]
     named = {"type": "object", "properties": {"required": {}, "$defs": {}}}
     assert normalize(dialects["anthropic"], "tools", [{"name": "f", "input_schema": named}]) == [
-        {"name": "f", "input_schema": named}]
+        {"name": "f", "input_schema": named}
+    ]
 
 
 def test_anthropic_empty_system_list_is_no_system(dialects: dict[str, Any]) -> None:
@@ -254,6 +258,47 @@ def test_responses_null_parameters_are_an_empty_parameter_list(dialects: dict[st
     assert normalize(responses, "tools", [{**tool, "parameters": some}]) != empty
 
 
+def test_gemini_bare_object_parameters_are_no_parameters(dialects: dict[str, Any]) -> None:
+    gemini = dialects["gemini"]
+    bare = [{"functionDeclarations": [{"name": "f"}]}]
+    for spelled in ({"type": "object"}, {"type": "OBJECT"}):
+        declared = [{"functionDeclarations": [{"name": "f", "parameters": spelled}]}]
+        assert normalize(gemini, "tools", declared) == normalize(gemini, "tools", bare)
+    some = {"type": "object", "properties": {"a": {"type": "string"}}}
+    with_some = [{"functionDeclarations": [{"name": "f", "parameters": some}]}]
+    assert normalize(gemini, "tools", with_some) != normalize(gemini, "tools", bare)
+    # the bare OBJECT is valid on the wire; an empty properties map is what Gemini refuses
+    assert (
+        wire.validate(
+            "gemini", "tools", [{"functionDeclarations": [{"name": "f", "parameters": {"type": "OBJECT"}}]}]
+        )
+        == []
+    )
+    empty = {"type": "OBJECT", "properties": {}}
+    assert wire.validate("gemini", "tools", [{"functionDeclarations": [{"name": "f", "parameters": empty}]}])
+
+
+def test_a_request_tool_calls_index_is_read_past(dialects: dict[str, Any]) -> None:
+    chat = dialects["openai-chat"]
+    call = {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    request = {"messages": [{"role": "assistant", "tool_calls": [call]}]}
+    indexed = {"messages": [{"role": "assistant", "tool_calls": [{**call, "index": 0}]}]}
+    assert normalize(chat, "request", indexed) == normalize(chat, "request", request)
+    assert (
+        wire.validate(
+            "openai-chat",
+            "request",
+            {
+                **indexed,
+                "messages": [*indexed["messages"], {"role": "tool", "tool_call_id": "c", "content": "ok"}],
+            },
+        )
+        == []
+    )
+    renamed = {"messages": [{"role": "assistant", "tool_calls": [{**call, "id": "d", "index": 0}]}]}
+    assert normalize(chat, "request", renamed) != normalize(chat, "request", request)
+
+
 def test_a_gemini_error_result_may_be_its_text_prefixed_as_output(dialects: dict[str, Any]) -> None:
     gemini = dialects["gemini"]
 
@@ -350,8 +395,10 @@ def test_an_expected_empty_member_may_be_absent_from_what_a_client_reads(dialect
         "content": [{"type": "tool_use", "id": "t", "name": "f", "input": {"n": 0, "flag": False}}],
     }
     loose = empty_is_absent(anthropic, expected)
-    got = {"usage": {"input_tokens": 5}, "content": [{"type": "tool_use", "id": "t", "name": "f",
-                                                      "input": {"n": 0, "flag": False}}]}
+    got = {
+        "usage": {"input_tokens": 5},
+        "content": [{"type": "tool_use", "id": "t", "name": "f", "input": {"n": 0, "flag": False}}],
+    }
     assert compare(loose, got) == []
     assert compare(loose, {**got, "usage": {"input_tokens": 6}}) != []
     # tool arguments are user data: a zero there is no empty member
@@ -500,6 +547,39 @@ def test_wire_tolerance_finds_unknown_members_inside_one_branch_of_a_oneof() -> 
     assert errors
 
 
+def test_a_vendor_member_of_chat_usage_is_an_extension_even_where_its_name_is_declared_elsewhere() -> None:
+    response = {
+        "id": "c",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "m",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2, "service_tier": "standard"},
+    }
+    errors, extensions = wire.validate_tolerant("openai-chat", "response", response) or (["no schema"], set())
+    assert errors == [] and extensions == {"/usage/service_tier"}
+
+
+def test_a_chat_tool_message_must_answer_a_call_of_the_message_before_it() -> None:
+    call = {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    answered = [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c", "content": "ok"},
+    ]
+    assert wire.validate("openai-chat", "request", {"messages": answered}) == []
+    lone = [{"role": "tool", "tool_call_id": "c", "content": "ok"}]
+    assert any("tool_call_id" in e for e in wire.validate("openai-chat", "request", {"messages": lone}) or [])
+    wrong = [*answered[:2], {"role": "tool", "tool_call_id": "x", "content": "ok"}]
+    assert wire.validate("openai-chat", "request", {"messages": wrong})
+    after_user = [
+        *answered,
+        {"role": "user", "content": "again"},
+        {"role": "tool", "tool_call_id": "c", "content": "x"},
+    ]
+    assert wire.validate("openai-chat", "request", {"messages": after_user})
+
+
 def test_what_a_client_ignores_is_empty_or_an_extension_at_any_depth() -> None:
     from toolwire.judge.checks import WireVerdict
 
@@ -516,8 +596,15 @@ def test_what_a_client_ignores_is_empty_or_an_extension_at_any_depth() -> None:
 
 def test_null_strict_and_description_are_no_member_for_openai(dialects: dict[str, Any]) -> None:
     responses, chat = dialects["openai-responses"], dialects["openai-chat"]
-    spelled = [{"type": "function", "name": "f", "parameters": {"type": "object"}, "strict": None,
-                "description": None}]
+    spelled = [
+        {
+            "type": "function",
+            "name": "f",
+            "parameters": {"type": "object"},
+            "strict": None,
+            "description": None,
+        }
+    ]
     plain = [{"type": "function", "name": "f", "parameters": {"type": "object"}, "strict": False}]
     assert normalize(responses, "tools", spelled) == normalize(responses, "tools", plain)
     null = [{"type": "function", "function": {"name": "f", "strict": None}}]

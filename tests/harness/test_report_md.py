@@ -74,8 +74,16 @@ def _check(
     **extra: Any,
 ) -> dict[str, Any]:
     return check_rec(
-        case, source, target, outcome, kind=kind, level=level, features=features, profile=profile,
-        duration_ms=1.5, **extra,
+        case,
+        source,
+        target,
+        outcome,
+        kind=kind,
+        level=level,
+        features=features,
+        profile=profile,
+        duration_ms=1.5,
+        **extra,
     )
 
 
@@ -351,12 +359,21 @@ def test_messages_are_shown_as_written(tmp_path: Path, corpus: Path) -> None:
 
 def test_a_long_streak_of_errored_checks_is_called_out(tmp_path: Path, corpus: Path) -> None:
     def rec(n: int, outcome: str, case: str | None = None) -> dict[str, Any]:
-        return check_rec(case or f"tools/c{n:02d}", "canonical", "openai-chat", outcome, kind="tools",
-                         level="must", features=["tools.wrapper"], variant=f"rechunk=v{n}" if case else "",
-                         message="boom" if outcome == "errored" else None)
+        return check_rec(
+            case or f"tools/c{n:02d}",
+            "canonical",
+            "openai-chat",
+            outcome,
+            kind="tools",
+            level="must",
+            features=["tools.wrapper"],
+            variant=f"rechunk=v{n}" if case else "",
+            message="boom" if outcome == "errored" else None,
+        )
 
     passed = [rec(n, "passed") for n in range(5)]
     dead = [rec(n, "errored") for n in range(5, 17)]  # twelve cases in a row: the proxy stopped working
+
     def report(checks: list[dict[str, Any]]) -> str:
         path = write_results(tmp_path / "r.jsonl", _header(corpus), checks, _footer(checks))
         return render(read_results(path))

@@ -22,7 +22,11 @@ print(json.dumps(wire.validate("openai-chat", "tool_choice", payload, Path(sys.a
 def _validate(schemas: Path, cache: str) -> tuple[list[str], list[Path]]:
     run = subprocess.run(
         [sys.executable, "-c", SCRIPT, str(schemas)],
-        capture_output=True, text=True, check=True, timeout=120, env={"TOOLWIRE_CACHE_DIR": cache},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+        env={"TOOLWIRE_CACHE_DIR": cache},
     )
     return json.loads(run.stdout), sorted(Path(cache).glob("*.json")) if cache else []
 

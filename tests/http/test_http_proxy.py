@@ -28,8 +28,21 @@ SECRET = "sk-toolwire-test-DO-NOT-LEAK-4242"
 
 
 def write_config(tmp_path: Path, client: str, upstream: str, **extra: str) -> Path:
-    command = [sys.executable, "-m", "toolwire.cli", "serve", "-q", "--listen", "127.0.0.1:{port}",
-               "--client-dialect", client, "--upstream-dialect", upstream, "--upstream-url", "{upstream_url}"]
+    command = [
+        sys.executable,
+        "-m",
+        "toolwire.cli",
+        "serve",
+        "-q",
+        "--listen",
+        "127.0.0.1:{port}",
+        "--client-dialect",
+        client,
+        "--upstream-dialect",
+        upstream,
+        "--upstream-url",
+        "{upstream_url}",
+    ]
     lines = [
         f'client_dialect = "{client}"',
         f'upstream_dialect = "{upstream}"',
@@ -48,7 +61,11 @@ def toolwire_run(out: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
     return subprocess.run(
         [sys.executable, "-m", "toolwire.cli", "run", "--report", str(out), *args],
-        capture_output=True, text=True, timeout=300, cwd=REPO, env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
+        env=env,
     )
 
 
@@ -111,8 +128,19 @@ def exchange(ad, body: dict, stream: bool = False) -> tuple[int, dict]:
 
 @pytest.mark.parametrize("adapter", [("anthropic", "openai-chat")], indirect=True)
 def test_upstream_error_passes_through_as_anthropic_error(adapter) -> None:
-    adapter.mock.reset({"status": 429, "json": {"error": {
-        "message": "Rate limit reached", "type": "requests", "param": None, "code": "rate_limit_exceeded"}}})
+    adapter.mock.reset(
+        {
+            "status": 429,
+            "json": {
+                "error": {
+                    "message": "Rate limit reached",
+                    "type": "requests",
+                    "param": None,
+                    "code": "rate_limit_exceeded",
+                }
+            },
+        }
+    )
     status, body = exchange(adapter, MINIMAL_REQUESTS["anthropic"])
     assert status == 429
     assert body["type"] == "error"
@@ -125,9 +153,18 @@ def test_upstream_error_passes_through_as_anthropic_error(adapter) -> None:
 
 @pytest.mark.parametrize("adapter", [("openai-chat", "gemini")], indirect=True)
 def test_upstream_error_passes_through_as_openai_error(adapter) -> None:
-    adapter.mock.reset({"status": 400, "json": {"error": {
-        "code": 400, "message": "Forced function calling (ANY mode) … is unsupported",
-        "status": "INVALID_ARGUMENT"}}})
+    adapter.mock.reset(
+        {
+            "status": 400,
+            "json": {
+                "error": {
+                    "code": 400,
+                    "message": "Forced function calling (ANY mode) … is unsupported",
+                    "status": "INVALID_ARGUMENT",
+                }
+            },
+        }
+    )
     status, body = exchange(adapter, MINIMAL_REQUESTS["openai-chat"])
     assert status == 400
     assert body["error"]["message"].startswith("Forced function calling")
@@ -144,8 +181,9 @@ def test_translation_error_is_a_400_with_the_toolwire_code(adapter) -> None:
     assert body["type"] == "error"
     assert body["error"]["code"] in json.loads((REPO / "corpus" / "errors.json").read_text())
     assert adapter.mock.recorded is None  # the upstream was never called
-    answer = adapter.translate("request", "anthropic", "openai-chat",
-                               {"model": "m", "max_tokens": 5, "messages": "not a list"}, {})
+    answer = adapter.translate(
+        "request", "anthropic", "openai-chat", {"model": "m", "max_tokens": 5, "messages": "not a list"}, {}
+    )
     assert answer.status == "error" and answer.error["code"] == body["error"]["code"]
 
 
@@ -154,13 +192,35 @@ def test_stream_first_chunk_arrives_before_the_upstream_finishes(adapter) -> Non
     from toolwire_reference.streams.sse import read_sse
 
     events = [
-        {"data": {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m",
-                  "choices": [{"index": 0, "delta": {"role": "assistant", "content": "Hel"},
-                               "finish_reason": None}]}},
-        {"data": {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m",
-                  "choices": [{"index": 0, "delta": {"content": "lo"}, "finish_reason": None}]}},
-        {"data": {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m",
-                  "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}},
+        {
+            "data": {
+                "id": "c1",
+                "object": "chat.completion.chunk",
+                "created": 1,
+                "model": "m",
+                "choices": [
+                    {"index": 0, "delta": {"role": "assistant", "content": "Hel"}, "finish_reason": None}
+                ],
+            }
+        },
+        {
+            "data": {
+                "id": "c1",
+                "object": "chat.completion.chunk",
+                "created": 1,
+                "model": "m",
+                "choices": [{"index": 0, "delta": {"content": "lo"}, "finish_reason": None}],
+            }
+        },
+        {
+            "data": {
+                "id": "c1",
+                "object": "chat.completion.chunk",
+                "created": 1,
+                "model": "m",
+                "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
+            }
+        },
         {"data": "[DONE]"},
     ]
     hold = threading.Event()
@@ -170,9 +230,12 @@ def test_stream_first_chunk_arrives_before_the_upstream_finishes(adapter) -> Non
     async def talk() -> tuple[bytes, bytes]:
         from aiohttp import ClientSession
 
-        async with ClientSession() as session, session.post(
-            adapter.base_url + "/v1/messages", json=body, headers=adapter._client_headers()
-        ) as resp:
+        async with (
+            ClientSession() as session,
+            session.post(
+                adapter.base_url + "/v1/messages", json=body, headers=adapter._client_headers()
+            ) as resp,
+        ):
             assert resp.status == 200
             first = b""
             while b"content_block_delta" not in first:  # the text "Hel" is out while upstream is held
@@ -193,23 +256,57 @@ def test_stream_first_chunk_arrives_before_the_upstream_finishes(adapter) -> Non
 def test_stream_check_through_gemini_client(adapter) -> None:
 
     events = [
-        {"event": "message_start", "data": {"type": "message_start", "message": {
-            "id": "msg_1", "type": "message", "role": "assistant", "model": "claude", "content": [],
-            "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 3, "output_tokens": 1}}}},
-        {"event": "content_block_start", "data": {"type": "content_block_start", "index": 0,
-                                                  "content_block": {"type": "text", "text": ""}}},
-        {"event": "content_block_delta", "data": {"type": "content_block_delta", "index": 0,
-                                                  "delta": {"type": "text_delta", "text": "héllo"}}},
+        {
+            "event": "message_start",
+            "data": {
+                "type": "message_start",
+                "message": {
+                    "id": "msg_1",
+                    "type": "message",
+                    "role": "assistant",
+                    "model": "claude",
+                    "content": [],
+                    "stop_reason": None,
+                    "stop_sequence": None,
+                    "usage": {"input_tokens": 3, "output_tokens": 1},
+                },
+            },
+        },
+        {
+            "event": "content_block_start",
+            "data": {
+                "type": "content_block_start",
+                "index": 0,
+                "content_block": {"type": "text", "text": ""},
+            },
+        },
+        {
+            "event": "content_block_delta",
+            "data": {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "text_delta", "text": "héllo"},
+            },
+        },
         {"event": "content_block_stop", "data": {"type": "content_block_stop", "index": 0}},
-        {"event": "message_delta", "data": {"type": "message_delta", "delta": {"stop_reason": "end_turn",
-                                                                              "stop_sequence": None},
-                                            "usage": {"output_tokens": 2}}},
+        {
+            "event": "message_delta",
+            "data": {
+                "type": "message_delta",
+                "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+                "usage": {"output_tokens": 2},
+            },
+        },
         {"event": "message_stop", "data": {"type": "message_stop"}},
     ]
     answer = adapter.translate_stream("anthropic", "gemini", events, {})
     assert answer.status == "payload", answer.crash
-    text = "".join(p.get("text", "") for e in answer.payload
-                   for c in e["data"].get("candidates", []) for p in c.get("content", {}).get("parts", []))
+    text = "".join(
+        p.get("text", "")
+        for e in answer.payload
+        for c in e["data"].get("candidates", [])
+        for p in c.get("content", {}).get("parts", [])
+    )
     assert text == "héllo"
     recorded = adapter.mock.recorded
     assert recorded["body"]["stream"] is True and recorded["body"]["model"] == "toolwire-model"
@@ -221,9 +318,25 @@ def test_a_relative_config_path_resolves_against_the_callers_directory_one_proxy
     env = dict(os.environ)
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
     run = subprocess.run(
-        [sys.executable, "-m", "toolwire.cli", "run", "--report", "out",
-         "--adapter", "http:anthropic-openai-chat.toml", "-k", "choice/anthropic-auto", "-n", "2"],
-        capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env,
+        [
+            sys.executable,
+            "-m",
+            "toolwire.cli",
+            "run",
+            "--report",
+            "out",
+            "--adapter",
+            "http:anthropic-openai-chat.toml",
+            "-k",
+            "choice/anthropic-auto",
+            "-n",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+        env=env,
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     ran = [r for r in records(tmp_path / "out").values() if r["outcome"] != "skipped"]
@@ -282,9 +395,16 @@ def test_an_error_body_is_served_with_its_status_and_forwarded_as_a_refusal(adap
     assert answer.error["code"] == "response.invalid"
     assert "upstream's HTTP 529 error reached the client as HTTP 529" in answer.error["message"]
     # a successful response is still served with 200 and translated
-    ok = {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude", "content": [
-        {"type": "text", "text": "hi"}], "stop_reason": "end_turn", "stop_sequence": None,
-        "usage": {"input_tokens": 1, "output_tokens": 1}}
+    ok = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude",
+        "content": [{"type": "text", "text": "hi"}],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    }
     answer = adapter.translate("response", "anthropic", "openai-chat", ok, {})
     assert answer.status == "payload" and answer.payload["choices"][0]["message"]["content"] == "hi"
 
@@ -293,9 +413,16 @@ def test_an_error_body_is_served_with_its_status_and_forwarded_as_a_refusal(adap
 def test_a_response_check_asks_for_the_model_the_upstream_answers_with(adapter) -> None:
     # a proxy that reports the model its client asked for (LiteLLM's) is then judged like one that reports
     # the upstream's: the client asked for the model that answered, as a real client does
-    reply = {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5-20250929",
-             "content": [{"type": "text", "text": "hi"}], "stop_reason": "end_turn", "stop_sequence": None,
-             "usage": {"input_tokens": 1, "output_tokens": 1}}
+    reply = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-5-20250929",
+        "content": [{"type": "text", "text": "hi"}],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    }
     answer = adapter.translate("response", "anthropic", "gemini", reply, {})
     assert answer.status == "payload", answer.crash
     assert adapter.mock.recorded["body"]["model"] == "claude-sonnet-4-5-20250929"

@@ -67,7 +67,11 @@ HTTPServer(('127.0.0.1', int(sys.argv[1])), H).serve_forever()
 def test_upstream_keys_reads_every_credential_header_and_the_gemini_query() -> None:
     headers = {"authorization": "Bearer sk-bearer-123456", "x-api-key": "sk-anthropic-1", "content-type": "x"}
     assert upstream_keys(headers, {"key": "AIza-gemini-key"}) == {
-        "Bearer sk-bearer-123456", "sk-bearer-123456", "sk-anthropic-1", "AIza-gemini-key"}
+        "Bearer sk-bearer-123456",
+        "sk-bearer-123456",
+        "sk-anthropic-1",
+        "AIza-gemini-key",
+    }
     assert upstream_keys({"x-api-key": "abc"}, {}) == set()  # too short to scrub without garbling outputs
 
 
@@ -83,9 +87,16 @@ def test_no_key_a_proxy_echoes_reaches_an_answer(tmp_path: Path) -> None:
     )
     adapter = load_adapter(f"http:{config}")
     try:
-        reply = {"id": "msg_1", "type": "message", "role": "assistant", "model": "m", "content": [],
-                 "stop_reason": "end_turn", "stop_sequence": None,
-                 "usage": {"input_tokens": 1, "output_tokens": 1}}
+        reply = {
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "model": "m",
+            "content": [],
+            "stop_reason": "end_turn",
+            "stop_sequence": None,
+            "usage": {"input_tokens": 1, "output_tokens": 1},
+        }
         refused = adapter.translate("response", "anthropic", "openai-chat", reply, {})
         events = [{"event": "message_stop", "data": {"type": "message_stop"}}]
         streamed = adapter.translate_stream("anthropic", "openai-chat", events, {})
@@ -159,8 +170,9 @@ def test_the_gemini_mock_streams_a_json_array_without_alt_sse() -> None:
             ("?alt=sse", "text/event-stream", "data: "),
         ):
             mock.reset({"events": events})
-            req = urllib.request.Request(mock.url + path + query, data=body,
-                                         headers={"content-type": "application/json"})
+            req = urllib.request.Request(
+                mock.url + path + query, data=body, headers={"content-type": "application/json"}
+            )
             with urllib.request.urlopen(req, timeout=20) as resp:
                 assert resp.headers["content-type"].startswith(ctype)
                 text = resp.read().decode()
@@ -186,7 +198,8 @@ def test_a_proxy_that_hangs_up_mid_stream_leaves_no_traceback(caplog: pytest.Log
         with socket.create_connection(("127.0.0.1", mock.port), timeout=20) as conn:
             conn.sendall(
                 b"POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
-                + f"content-length: {len(body)}\r\n\r\n".encode() + body
+                + f"content-length: {len(body)}\r\n\r\n".encode()
+                + body
             )
             assert conn.recv(65536).startswith(b"HTTP/1.1 200")
         hold.set()  # the last write comes after the proxy is gone

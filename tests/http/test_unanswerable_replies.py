@@ -47,3 +47,41 @@ def test_the_adapter_skips_a_reply_the_provider_never_gives() -> None:
         HttpAdapter._refuse_unanswerable(adapter, {"body": {"parallel_tool_calls": False}}, lambda: TWO_CALLS)  # type: ignore[arg-type]
     assert refused.value.code == UNSUPPORTED and "2 calls" in refused.value.message
     HttpAdapter._refuse_unanswerable(adapter, {"body": {"model": "m"}}, lambda: TWO_CALLS)  # type: ignore[arg-type]
+
+
+REFUSAL = {
+    "choices": [{"message": {"role": "assistant", "content": None, "refusal": "I can't help with that."}}]
+}
+CUSTOM_CALL = {
+    "choices": [{"message": {"tool_calls": [{"id": "c", "type": "custom", "custom": {"name": "t"}}]}}]
+}
+
+
+@pytest.mark.parametrize(
+    ("request_", "reply", "skipped"),
+    [
+        ({"messages": []}, REFUSAL, "Structured Outputs"),
+        ({"response_format": {"type": "json_schema", "json_schema": {"name": "x"}}}, REFUSAL, None),
+        ({"tools": [{"type": "function", "function": {"name": "f", "strict": True}}]}, REFUSAL, None),
+        (
+            {"tools": [{"type": "function", "function": {"name": "f", "strict": False}}]},
+            REFUSAL,
+            "Structured",
+        ),
+        ({"messages": []}, {"choices": [{"message": {"refusal": None, "content": "hi"}}]}, None),
+        ({"tools": [{"type": "function", "function": {"name": "t"}}]}, CUSTOM_CALL, "custom"),
+        ({"tools": [{"type": "custom", "custom": {"name": "t"}}]}, CUSTOM_CALL, None),
+    ],
+)
+def test_a_member_the_provider_gives_only_when_asked(request_: Any, reply: Any, skipped: Any) -> None:
+    """A Chat refusal answers only a Structured Outputs request; a custom call only a request declaring a
+    custom tool (LiteLLM's Responses bridge sends custom tools upstream as functions)."""
+    why = http_client("openai-chat").unasked(request_, lambda: reply)
+    assert (why is None) if skipped is None else (skipped in why)
+
+
+def test_the_adapter_skips_a_reply_that_was_never_asked_for() -> None:
+    adapter = types.SimpleNamespace(upstream="openai-chat")
+    with pytest.raises(TranslationRefusal) as refused:
+        HttpAdapter._refuse_unanswerable(adapter, {"body": {"model": "m"}}, lambda: REFUSAL)  # type: ignore[arg-type]
+    assert refused.value.code == UNSUPPORTED and "never gets this reply" in refused.value.message

@@ -47,9 +47,22 @@ def test_broken_translator_report_names_feature_and_diff(tmp_path: Path) -> None
     (tmp_path / "shallow_adapter.py").write_text(BROKEN, encoding="utf-8")
     out = tmp_path / "out"
     proc = subprocess.run(
-        [sys.executable, "-m", "toolwire.cli", "run", "--adapter", "python:shallow_adapter:Shallow",
-         "--report", str(out), "-k", "tools/"],
-        capture_output=True, text=True, timeout=600, cwd=tmp_path,
+        [
+            sys.executable,
+            "-m",
+            "toolwire.cli",
+            "run",
+            "--adapter",
+            "python:shallow_adapter:Shallow",
+            "--report",
+            str(out),
+            "-k",
+            "tools/",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
         env={**__import__("os").environ, "PYTHONPATH": str(tmp_path)},
     )
     assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-3000:]
@@ -59,7 +72,7 @@ def test_broken_translator_report_names_feature_and_diff(tmp_path: Path) -> None
     assert all("additionalProperties" in r["diff"] for r in failed)
     assert any("schema.additional-properties-deep" in r["features"] for r in failed)
     report = (out / "shallow-strict.md").read_text(encoding="utf-8")
-    fix_first = report[report.index("Fix first"):]
+    fix_first = report[report.index("Fix first") :]
     title = "additionalProperties:false at every depth"
     assert "schema.additional-properties-deep" in fix_first or title in fix_first
     assert "additionalProperties" in report

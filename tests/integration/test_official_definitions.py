@@ -32,7 +32,13 @@ TOLERATED = {
     "its placeholder value is not one of the SDK's literals",
 }
 _PLACEHOLDER = {
-    "integer": 0, "number": 0.0, "string": "x", "boolean": False, "object": {}, "array": [], "null": None
+    "integer": 0,
+    "number": 0.0,
+    "string": "x",
+    "boolean": False,
+    "object": {},
+    "array": [],
+    "null": None,
 }
 
 
@@ -45,7 +51,7 @@ def _concrete(value: Any, pick: int = 0) -> Any:
     fewer), a placeholder per ``$type``, a non-blank ``$regex`` matched by "x"."""
     if isinstance(value, dict):
         if len(value) == 1 and next(iter(value)).startswith("$"):
-            (name, arg), = value.items()
+            ((name, arg),) = value.items()
             if name == "$type":
                 return _PLACEHOLDER[arg if isinstance(arg, str) else arg[0]]
             if name in ("$optional", "$literal"):

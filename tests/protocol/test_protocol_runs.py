@@ -123,9 +123,7 @@ BAD_HARNESS = textwrap.dedent(
 
 def _key(check, profiles) -> str:
     profile = resolve_profile(profiles, check.when)
-    return json.dumps(
-        [check.kind, check.source, check.target, profile, check.source_payload], sort_keys=True
-    )
+    return json.dumps([check.kind, check.source, check.target, profile, check.source_payload], sort_keys=True)
 
 
 def _bad_checks(

@@ -84,8 +84,10 @@ def test_every_doc_example_is_valid() -> None:
         ("stream-answer", {"seq": 1, "events": {}}),
         ("stream-answer", {"seq": 1, "id": 0, "events": []}),
         ("translate-answer", {"seq": 1, "id": "1", "payload": 1}),
-        ("request", {"cmd": "stream", "seq": 1, "id": 1.5, "source": "a", "target": "b", "profile": {},
-                     "end": True}),
+        (
+            "request",
+            {"cmd": "stream", "seq": 1, "id": 1.5, "source": "a", "target": "b", "profile": {}, "end": True},
+        ),
         ("hello-answer", {"protocol": 1, "implementation": {"name": "x", "version": "1", "language": "go"}}),
         (
             "hello-answer",

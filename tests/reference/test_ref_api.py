@@ -273,8 +273,10 @@ def test_setting_ranges_match_the_schemas():
     for name, (least, most) in SETTING_RANGES.items():
         spec = canonical["properties"][name]
         assert (spec.get("minimum"), spec.get("maximum")) == (least, most)
-    where = {"gemini": ("$defs", "generationConfig", "properties"), "bedrock-converse": ("properties",
-             "inferenceConfig", "properties")}
+    where = {
+        "gemini": ("$defs", "generationConfig", "properties"),
+        "bedrock-converse": ("properties", "inferenceConfig", "properties"),
+    }
     for dialect in DIALECTS:
         if dialect == "canonical":
             continue

@@ -16,8 +16,16 @@ def test_a_level_is_googles_documented_budget(effort: str, budget: int) -> None:
 
 
 @pytest.mark.parametrize(
-    ("budget", "effort"), [(0, "none"), (1, "low"), (1024, "low"), (1025, "medium"), (8192, "medium"),
-                           (9000, "high"), (100_000, "high")]
+    ("budget", "effort"),
+    [
+        (0, "none"),
+        (1, "low"),
+        (1024, "low"),
+        (1025, "medium"),
+        (8192, "medium"),
+        (9000, "high"),
+        (100_000, "high"),
+    ],
 )
 def test_a_budget_is_the_smallest_level_that_covers_it(budget: int, effort: str) -> None:
     assert effort_of({"budget_tokens": budget}) == effort
@@ -40,8 +48,10 @@ def test_the_anthropic_budget_stays_below_max_tokens() -> None:
     ("extra", "why"),
     [
         ({"max_completion_tokens": 1024}, "max_tokens 1024"),
-        ({"tool_choice": "required", "tools": [{"type": "function", "function": {"name": "f"}}]},
-         "forces a tool"),
+        (
+            {"tool_choice": "required", "tools": [{"type": "function", "function": {"name": "f"}}]},
+            "forces a tool",
+        ),
     ],
 )
 def test_where_anthropic_cannot_think_it_is_refused_or_dropped(extra: dict, why: str) -> None:
@@ -49,8 +59,13 @@ def test_where_anthropic_cannot_think_it_is_refused_or_dropped(extra: dict, why:
         translate("request", _chat(**extra), source="openai-chat", target="anthropic")
     assert caught.value.code == "request.unsupported_field" and caught.value.path == "/reasoning_effort"
     assert why in str(caught.value)
-    out = translate("request", _chat(**extra), source="openai-chat", target="anthropic",
-                    profile={"unsupported": "degrade"})
+    out = translate(
+        "request",
+        _chat(**extra),
+        source="openai-chat",
+        target="anthropic",
+        profile={"unsupported": "degrade"},
+    )
     assert "thinking" not in out
 
 
@@ -58,13 +73,29 @@ def test_where_anthropic_cannot_think_it_is_refused_or_dropped(extra: dict, why:
     ("source", "payload", "path"),
     [
         ("openai-chat", _chat(reasoning_effort="extreme"), "/reasoning_effort"),
-        ("anthropic", {"model": "m", "max_tokens": 9000, "messages": [{"role": "user", "content": "hi"}],
-                       "thinking": {"type": "enabled", "budget_tokens": 100}}, "/thinking/budget_tokens"),
-        ("openai-responses", {"model": "m", "input": "hi", "reasoning": {"effort": "low", "depth": 2}},
-         "/reasoning/depth"),
-        ("gemini", {"contents": [{"parts": [{"text": "hi"}]}],
-                    "generationConfig": {"thinkingConfig": {"includeThoughts": "yes"}}},
-         "/generationConfig/thinkingConfig/includeThoughts"),
+        (
+            "anthropic",
+            {
+                "model": "m",
+                "max_tokens": 9000,
+                "messages": [{"role": "user", "content": "hi"}],
+                "thinking": {"type": "enabled", "budget_tokens": 100},
+            },
+            "/thinking/budget_tokens",
+        ),
+        (
+            "openai-responses",
+            {"model": "m", "input": "hi", "reasoning": {"effort": "low", "depth": 2}},
+            "/reasoning/depth",
+        ),
+        (
+            "gemini",
+            {
+                "contents": [{"parts": [{"text": "hi"}]}],
+                "generationConfig": {"thinkingConfig": {"includeThoughts": "yes"}},
+            },
+            "/generationConfig/thinkingConfig/includeThoughts",
+        ),
     ],
 )
 def test_bad_reasoning_values_are_payload_invalid(source: str, payload: dict, path: str) -> None:

@@ -339,8 +339,12 @@ def test_response_format_schemas_get_the_shape_checks(target, required):
 @pytest.mark.parametrize("target", TARGETS)
 def test_a_tool_type_that_is_not_a_string(target):
     # found by the property test: an unhashable `type` was looked up in the hosted-tool types
-    err = _refusal("request", {"model": "m", "input": "hi", "tools": [{"type": ["web_search"]}]},
-                   "openai-responses", target)
+    err = _refusal(
+        "request",
+        {"model": "m", "input": "hi", "tools": [{"type": ["web_search"]}]},
+        "openai-responses",
+        target,
+    )
     assert (err.code, err.path) == ("payload.invalid", "/tools/0/type")
 
 
@@ -463,11 +467,15 @@ def test_a_request_without_a_message_is_refused_where_the_target_needs_one(sourc
     [
         ({"type": "object", "properties": None, "required": ["city"]}, "/0/parameters/properties"),
         ({"type": "object", "properties": {"city": None}}, "/0/parameters/properties/city"),
-        ({"type": "object", "properties": {"city": {"type": "string", "description": None}}},
-         "/0/parameters/properties/city/description"),
+        (
+            {"type": "object", "properties": {"city": {"type": "string", "description": None}}},
+            "/0/parameters/properties/city/description",
+        ),
         ({"type": "object", "anyOf": [{"type": "object"}, None]}, "/0/parameters/anyOf/1"),
-        ({"type": "object", "properties": {"city": {"type": "array", "items": None}}},
-         "/0/parameters/properties/city/items"),
+        (
+            {"type": "object", "properties": {"city": {"type": "array", "items": None}}},
+            "/0/parameters/properties/city/items",
+        ),
     ],
 )
 def test_a_null_schema_keyword_is_refused(target, parameters, path):
@@ -570,8 +578,15 @@ def test_anthropic_gets_ids_it_takes_paired_with_their_results(call_id):
 def test_what_a_million_random_inputs_found():
     # a nameless call in a response; a non-boolean `nullable` for Gemini; an empty text block for Anthropic
     use = {"type": "tool_use", "id": "toolu_1", "name": "", "input": {}}
-    message = {"id": "msg_1", "type": "message", "role": "assistant", "model": "c", "content": [use],
-               "stop_reason": "tool_use", "usage": {"input_tokens": 1, "output_tokens": 1}}
+    message = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "c",
+        "content": [use],
+        "stop_reason": "tool_use",
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    }
     err = _refusal("response", message, "anthropic", "gemini")
     assert (err.code, err.path) == ("response.invalid", "/content/0/name")
     nickname = {"type": "string", "nullable": -1}
@@ -621,8 +636,11 @@ def test_a_temperature_above_the_targets_maximum_is_refused(target, most):
     assert (err.code, err.path) == ("request.unsupported_field", "/generationConfig/temperature")
     degrade = {"unsupported": "degrade"}
     out = translate("request", body, source="gemini", target=target, profile=degrade)
-    assert most in (out.get("temperature"), out.get("inferenceConfig", {}).get("temperature"),
-                    out.get("generationConfig", {}).get("temperature"))
+    assert most in (
+        out.get("temperature"),
+        out.get("inferenceConfig", {}).get("temperature"),
+        out.get("generationConfig", {}).get("temperature"),
+    )
     assert translate("request", body, source="gemini", target="mistral")["temperature"] == 7  # no maximum
 
 
@@ -659,16 +677,21 @@ def test_a_gemini_signature_is_base64():
 def test_a_canonical_result_name_is_a_string(name):
     call = {"type": "tool_call", "id": "call_1", "name": "f", "arguments": {}}
     result = {"type": "tool_result", "call_id": "call_1", "name": name, "content": []}
-    messages = [{"role": "user", "content": [{"type": "text", "text": "hi"}]},
-                {"role": "assistant", "content": [call]}, {"role": "user", "content": [result]}]
+    messages = [
+        {"role": "user", "content": [{"type": "text", "text": "hi"}]},
+        {"role": "assistant", "content": [call]},
+        {"role": "user", "content": [result]},
+    ]
     err = _refusal("request", {"messages": messages}, "canonical", "gemini")
     assert (err.code, err.path) == ("payload.invalid", "/messages/2/content/0/name")
 
 
 def test_a_canonical_redacted_flag_is_a_boolean():
     thinking = {"type": "thinking", "text": "x", "signature": "s", "origin": "anthropic", "redacted": "yes"}
-    messages = [{"role": "user", "content": [{"type": "text", "text": "hi"}]},
-                {"role": "assistant", "content": [thinking, {"type": "text", "text": "ok"}]}]
+    messages = [
+        {"role": "user", "content": [{"type": "text", "text": "hi"}]},
+        {"role": "assistant", "content": [thinking, {"type": "text", "text": "ok"}]},
+    ]
     err = _refusal("request", {"messages": messages}, "canonical", "canonical")
     assert (err.code, err.path) == ("payload.invalid", "/messages/1/content/0/redacted")
 
@@ -676,21 +699,73 @@ def test_a_canonical_redacted_flag_is_a_boolean():
 @pytest.mark.parametrize(
     ("source", "payload", "path"),
     [
-        ("gemini", {"contents": [{"role": "user", "parts": [{"inlineData": {"mimeType": "application/pdf",
-                                                                           "data": "\udb2a\udc27C"}}]}]},
-         "/contents/0/parts/0/inlineData/data"),
-        ("anthropic", {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": [
-            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "ab!c"}}]}]},
-         "/messages/0/content/0/source/data"),
-        ("bedrock-converse", {"messages": [{"role": "user", "content": [
-            {"image": {"format": "png", "source": {"bytes": ""}}}]}]},
-         "/messages/0/content/0/image/source/bytes"),
-        ("openai-chat", {"model": "m", "messages": [{"role": "user", "content": [
-            {"type": "image_url", "image_url": {"url": "data:image/png;base64,a b!"}}]}]},
-         "/messages/0/content/0/image_url"),
-        ("canonical", {"messages": [{"role": "user", "content": [
-            {"type": "document", "media_type": "application/pdf", "data": "{}"}]}]},
-         "/messages/0/content/0/data"),
+        (
+            "gemini",
+            {
+                "contents": [
+                    {
+                        "role": "user",
+                        "parts": [{"inlineData": {"mimeType": "application/pdf", "data": "\udb2a\udc27C"}}],
+                    }
+                ]
+            },
+            "/contents/0/parts/0/inlineData/data",
+        ),
+        (
+            "anthropic",
+            {
+                "model": "m",
+                "max_tokens": 5,
+                "messages": [
+                    {
+                        "role": "user",
+                        "content": [
+                            {
+                                "type": "image",
+                                "source": {"type": "base64", "media_type": "image/png", "data": "ab!c"},
+                            }
+                        ],
+                    }
+                ],
+            },
+            "/messages/0/content/0/source/data",
+        ),
+        (
+            "bedrock-converse",
+            {
+                "messages": [
+                    {"role": "user", "content": [{"image": {"format": "png", "source": {"bytes": ""}}}]}
+                ]
+            },
+            "/messages/0/content/0/image/source/bytes",
+        ),
+        (
+            "openai-chat",
+            {
+                "model": "m",
+                "messages": [
+                    {
+                        "role": "user",
+                        "content": [
+                            {"type": "image_url", "image_url": {"url": "data:image/png;base64,a b!"}}
+                        ],
+                    }
+                ],
+            },
+            "/messages/0/content/0/image_url",
+        ),
+        (
+            "canonical",
+            {
+                "messages": [
+                    {
+                        "role": "user",
+                        "content": [{"type": "document", "media_type": "application/pdf", "data": "{}"}],
+                    }
+                ]
+            },
+            "/messages/0/content/0/data",
+        ),
     ],
 )
 def test_media_data_is_base64(source, payload, path):
@@ -700,30 +775,52 @@ def test_media_data_is_base64(source, payload, path):
 
 def test_gemini_gets_its_bytes_without_line_breaks():
     image = {"type": "image", "media_type": "image/png", "data": "iVBO\nRw0K"}
-    out = translate("request", {"messages": [{"role": "user", "content": [image]}]}, source="canonical",
-                    target="gemini")
+    out = translate(
+        "request", {"messages": [{"role": "user", "content": [image]}]}, source="canonical", target="gemini"
+    )
     assert out["contents"][0]["parts"][0]["inlineData"]["data"] == "iVBORw0K"
 
 
 def test_a_call_without_an_id_in_a_response_is_invalid():
     use = {"type": "tool_use", "id": "", "name": "f", "input": {}}
-    message = {"id": "msg_1", "type": "message", "role": "assistant", "model": "c", "content": [use],
-               "stop_reason": "tool_use", "usage": {"input_tokens": 1, "output_tokens": 1}}
+    message = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "c",
+        "content": [use],
+        "stop_reason": "tool_use",
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    }
     err = _refusal("response", message, "anthropic", "canonical")
     assert (err.code, err.path) == ("response.invalid", "/content/0/id")
 
 
 def test_an_empty_call_id_is_refused_in_every_kind():
-    messages = [{"role": "user", "content": "hi"},
-                {"role": "assistant", "content": [{"type": "tool_use", "id": "", "name": "f", "input": {}}]}]
+    messages = [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "", "name": "f", "input": {}}]},
+    ]
     err = _refusal("request", {"model": "m", "max_tokens": 5, "messages": messages}, "anthropic", "canonical")
     assert (err.code, err.path) == ("payload.invalid", "/messages/1/content/0/id")
-    start = {"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "",
-                                                                           "name": "f", "input": {}}}
-    message = {"id": "m", "type": "message", "role": "assistant", "model": "c", "content": [],
-               "stop_reason": None, "usage": {"input_tokens": 1, "output_tokens": 1}}
-    events = [{"event": "message_start", "data": {"type": "message_start", "message": message}},
-              {"event": "content_block_start", "data": start}]
+    start = {
+        "type": "content_block_start",
+        "index": 0,
+        "content_block": {"type": "tool_use", "id": "", "name": "f", "input": {}},
+    }
+    message = {
+        "id": "m",
+        "type": "message",
+        "role": "assistant",
+        "model": "c",
+        "content": [],
+        "stop_reason": None,
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    }
+    events = [
+        {"event": "message_start", "data": {"type": "message_start", "message": message}},
+        {"event": "content_block_start", "data": start},
+    ]
     err = _refusal("stream", events, "anthropic", "canonical")
     assert (err.code, err.path) == ("stream.invalid_event", "/1/data")
 
@@ -745,16 +842,21 @@ def test_a_text_document_gemini_cannot_have_as_bytes():
 @pytest.mark.parametrize("item_id", ["xyz", "", "\ud8d6\udf26Nr"])
 def test_responses_gets_back_only_fc_item_ids(item_id):
     call = {"type": "function_call", "id": item_id, "call_id": "call_1", "name": "f", "arguments": "{}"}
-    body = {"model": "m", "input": [{"role": "user", "content": "hi"}, call,
-                                    {"type": "function_call_output", "call_id": "call_1", "output": "ok"}]}
+    body = {
+        "model": "m",
+        "input": [
+            {"role": "user", "content": "hi"},
+            call,
+            {"type": "function_call_output", "call_id": "call_1", "output": "ok"},
+        ],
+    }
     out = translate("request", body, source="openai-responses", target="openai-responses")
     assert "id" not in out["input"][1]
 
 
 @pytest.mark.parametrize(
     ("event", "member"),
-    [({"type": "message_start", "id": ""}, "id"),
-     ({"type": "message_start", "model": ""}, "model")],
+    [({"type": "message_start", "id": ""}, "id"), ({"type": "message_start", "model": ""}, "model")],
 )
 def test_a_canonical_stream_member_is_not_empty(event, member):
     events = [{"data": event}, {"data": {"type": "message_end", "stop_reason": "end_turn"}}]
@@ -765,18 +867,61 @@ def test_a_canonical_stream_member_is_not_empty(event, member):
 @pytest.mark.parametrize(
     ("source", "payload", "path"),
     [
-        ("anthropic", {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": [
-            {"type": "image", "source": {"type": "base64", "media_type": "png", "data": "iVBO"}}]}]},
-         "/messages/0/content/0/source/media_type"),
-        ("gemini", {"contents": [{"role": "user", "parts": [{"inlineData": {"mimeType": "image/a/b",
-                                                                           "data": "iVBO"}}]}]},
-         "/contents/0/parts/0/inlineData/mimeType"),
-        ("openai-chat", {"model": "m", "messages": [{"role": "user", "content": [
-            {"type": "image_url", "image_url": {"url": "data:image/\ud800;base64,iVBO"}}]}]},
-         "/messages/0/content/0/image_url"),
-        ("canonical", {"messages": [{"role": "user", "content": [
-            {"type": "image", "url": "https://x/y.png", "media_type": "IMAGE/png"}]}]},
-         "/messages/0/content/0/media_type"),
+        (
+            "anthropic",
+            {
+                "model": "m",
+                "max_tokens": 5,
+                "messages": [
+                    {
+                        "role": "user",
+                        "content": [
+                            {
+                                "type": "image",
+                                "source": {"type": "base64", "media_type": "png", "data": "iVBO"},
+                            }
+                        ],
+                    }
+                ],
+            },
+            "/messages/0/content/0/source/media_type",
+        ),
+        (
+            "gemini",
+            {
+                "contents": [
+                    {"role": "user", "parts": [{"inlineData": {"mimeType": "image/a/b", "data": "iVBO"}}]}
+                ]
+            },
+            "/contents/0/parts/0/inlineData/mimeType",
+        ),
+        (
+            "openai-chat",
+            {
+                "model": "m",
+                "messages": [
+                    {
+                        "role": "user",
+                        "content": [
+                            {"type": "image_url", "image_url": {"url": "data:image/\ud800;base64,iVBO"}}
+                        ],
+                    }
+                ],
+            },
+            "/messages/0/content/0/image_url",
+        ),
+        (
+            "canonical",
+            {
+                "messages": [
+                    {
+                        "role": "user",
+                        "content": [{"type": "image", "url": "https://x/y.png", "media_type": "IMAGE/png"}],
+                    }
+                ]
+            },
+            "/messages/0/content/0/media_type",
+        ),
     ],
 )
 def test_a_media_type_is_type_and_subtype(source, payload, path):
@@ -804,8 +949,15 @@ def test_anthropic_gets_no_empty_system_block():
 def test_an_empty_responses_item_id_is_none():
     reasoning = {"type": "reasoning", "id": "", "summary": [], "encrypted_content": "gAAA"}
     call = {"type": "function_call", "id": "", "call_id": "call_1", "name": "f", "arguments": "{}"}
-    body = {"model": "m", "input": [{"role": "user", "content": "hi"}, reasoning, call,
-                                    {"type": "function_call_output", "call_id": "call_1", "output": "ok"}]}
+    body = {
+        "model": "m",
+        "input": [
+            {"role": "user", "content": "hi"},
+            reasoning,
+            call,
+            {"type": "function_call_output", "call_id": "call_1", "output": "ok"},
+        ],
+    }
     out = translate("request", body, source="openai-responses", target="canonical")
     assert not any("item_id" in part for part in out["messages"][1]["content"])
 
@@ -816,6 +968,7 @@ def test_openai_strict_mode_refuses_a_root_union(target, key):
     params = {"type": "object", "properties": {"a": {"type": "string"}}, key: [{}, {}]}
     profile = {"openai.strict": "all-required"}
     with pytest.raises(TranslationError) as caught:
-        translate("tools", [{"name": "f", "parameters": params}], source="canonical", target=target,
-                  profile=profile)
+        translate(
+            "tools", [{"name": "f", "parameters": params}], source="canonical", target=target, profile=profile
+        )
     assert (caught.value.code, caught.value.path) == ("schema.root_not_object", f"/0/parameters/{key}")

@@ -105,7 +105,10 @@ def test_lazy_on_a_generator_that_never_ends():
 # ---- the transcoder's fast lane ---------------------------------------------------------------
 
 FAST_LANE_PROFILES = [
-    {}, {"stream.thinking": "keep"}, {"custom.tools": "wrap"}, {"stream.text-calls": "parse"}
+    {},
+    {"stream.thinking": "keep"},
+    {"custom.tools": "wrap"},
+    {"stream.text-calls": "parse"},
 ]
 
 

@@ -193,9 +193,21 @@ def test_reader_closing_the_pipe_early_is_not_a_traceback(tmp_path) -> None:
     src = tmp_path / "tools.json"
     src.write_text(_json.dumps(tools), encoding="utf-8")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "toolwire.cli", "translate", "--kind", "tools", "--from", "canonical",
-         "--to", "openai-chat", str(src)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        [
+            sys.executable,
+            "-m",
+            "toolwire.cli",
+            "translate",
+            "--kind",
+            "tools",
+            "--from",
+            "canonical",
+            "--to",
+            "openai-chat",
+            str(src),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
     assert proc.stdout is not None and proc.stderr is not None
     proc.stdout.read(10)

@@ -333,11 +333,24 @@ def test_a_done_line_after_an_anthropic_stream_is_what_the_sdk_skips() -> None:
     proxies append) never reaches it: no violation, and the accumulated message is unchanged."""
     from toolwire.streams.dialects import accumulate, check_stream
 
-    start = {"type": "message_start", "message": {
-        "id": "msg_1", "type": "message", "role": "assistant", "model": "m", "content": [],
-        "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}}
-    delta = {"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": None},
-             "usage": {"output_tokens": 1}}
+    start = {
+        "type": "message_start",
+        "message": {
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "model": "m",
+            "content": [],
+            "stop_reason": None,
+            "stop_sequence": None,
+            "usage": {"input_tokens": 1, "output_tokens": 1},
+        },
+    }
+    delta = {
+        "type": "message_delta",
+        "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+        "usage": {"output_tokens": 1},
+    }
     events = [{"event": d["type"], "data": d} for d in (start, delta, {"type": "message_stop"})]
     assert check_stream([*events, {"data": "[DONE]"}], "anthropic") == []
     assert accumulate([*events, {"data": "[DONE]"}], "anthropic") == accumulate(events, "anthropic")

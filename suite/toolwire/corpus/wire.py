@@ -106,7 +106,7 @@ def _validator(root: Path, rel: str) -> Any:
 
 #: keywords toolwire adds to JSON Schema for provider rules no standard keyword can say (INTERPRETING.md,
 #: "Wire validation"); a validator that does not know them ignores them, as JSON Schema says
-TOOLWIRE_KEYWORDS = ("requiredInProperties", "toolResultsAnswerCalls")
+TOOLWIRE_KEYWORDS = ("requiredInProperties", "toolResultsAnswerCalls", "toolMessagesAnswerCalls")
 
 
 def _required_in_properties(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
@@ -147,6 +147,30 @@ def _tool_results_answer_calls(validator: Any, value: Any, instance: Any, schema
             calls = {b.get("id") for b in blocks if isinstance(b, dict) and b.get("type") == "tool_use"}
 
 
+def _tool_messages_answer_calls(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
+    """``toolMessagesAnswerCalls: true`` on a Chat message list: every ``tool`` message answers a call of
+    the assistant message the tool messages before it follow (OpenAI: ``messages with role 'tool' must be
+    a response to a preceeding message with 'tool_calls'``; ``'tool_call_id' of '…' not found in
+    'tool_calls' of previous message``)."""
+    from jsonschema.exceptions import ValidationError
+
+    if value is not True or not isinstance(instance, list):
+        return
+    calls: set[Any] = set()
+    for i, message in enumerate(instance):
+        role = message.get("role") if isinstance(message, dict) else None
+        if role == "tool" and message.get("tool_call_id") not in calls:
+            call = message.get("tool_call_id")
+            yield ValidationError(
+                f"tool message {call!r} answers no call of the message before it", path=[i, "tool_call_id"]
+            )
+        elif role == "assistant":
+            found = message.get("tool_calls")
+            calls = {c.get("id") for c in found if isinstance(c, dict)} if isinstance(found, list) else set()
+        elif role != "tool":
+            calls = set()
+
+
 @lru_cache(maxsize=8)
 def with_toolwire_keywords(cls: Any) -> Any:
     """``cls`` (a jsonschema validator class) that also checks toolwire's keywords (``TOOLWIRE_KEYWORDS``)."""
@@ -157,6 +181,7 @@ def with_toolwire_keywords(cls: Any) -> Any:
         {
             "requiredInProperties": _required_in_properties,
             "toolResultsAnswerCalls": _tool_results_answer_calls,
+            "toolMessagesAnswerCalls": _tool_messages_answer_calls,
         },
     )
 
