@@ -278,6 +278,22 @@ def test_gemini_bare_object_parameters_are_no_parameters(dialects: dict[str, Any
     assert wire.validate("gemini", "tools", [{"functionDeclarations": [{"name": "f", "parameters": empty}]}])
 
 
+def test_a_gemini_json_result_wrapped_in_output_is_the_result_itself(dialects: dict[str, Any]) -> None:
+    gemini = dialects["gemini"]
+
+    def turn(response: Any) -> Any:
+        part = {"functionResponse": {"name": "f", "response": response}}
+        return {"contents": [{"role": "user", "parts": [part]}]}
+
+    plain = normalize(gemini, "request", turn({"mean": 1.5, "n": 3}))
+    assert normalize(gemini, "request", turn({"output": {"mean": 1.5, "n": 3}})) == plain
+    # the Vercel AI SDK's {name, content: X}
+    assert normalize(gemini, "request", turn({"name": "f", "content": {"mean": 1.5, "n": 3}})) == plain
+    # an inner object that names the output or an error keeps its wrapper: the meaning would change
+    flagged = normalize(gemini, "request", turn({"output": {"error": "boom", "code": 2}}))
+    assert flagged != normalize(gemini, "request", turn({"error": "boom", "code": 2}))
+
+
 def test_a_request_tool_calls_index_is_read_past(dialects: dict[str, Any]) -> None:
     chat = dialects["openai-chat"]
     call = {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}
@@ -366,7 +382,9 @@ def test_gemini_function_response_output_under_any_name_but_error(dialects: dict
     assert request({"return_value": {"temp": 22}}) == request({"output": {"temp": 22}})
     assert request({"content": "22C"}) == request({"output": "22C"})
     assert request({"error": "boom"}) != request({"output": "boom"})
-    assert request({"a": 1, "b": 2}) != request({"output": {"a": 1, "b": 2}})
+    # "If 'output' and 'error' keys are not specified, then whole 'response' is treated as function output"
+    assert request({"a": 1, "b": 2}) == request({"output": {"a": 1, "b": 2}})
+    assert request({"a": 1, "b": 2}) != request({"output": {"a": 1}})
     # the value is user data: only the name changes
     assert request({"result": {"snake_case": 1}}) == request({"output": {"snake_case": 1}})
     assert request({"result": {"snake_case": 1}}) != request({"output": {"snakeCase": 1}})

@@ -25,9 +25,11 @@ Rules (members are addressed by pointer patterns: ``*`` is one key or index, ``*
 - ``lower-case`` ``{at}``: a string at ``at`` is compared without regard to case;
 - ``json-text`` ``{at}``: a string at ``at`` holding a JSON object or array (tool-call arguments) is
   compared as that JSON, not as text (``{"a": 1}`` is ``{"a":1}``);
-- ``sole-member`` ``{at, to, except?, beside?}``: an object at ``at`` with exactly one member (not counting
-  string members named in ``beside``), named neither ``to`` nor one of ``except``, is the same as that value
-  under the name ``to`` (also where the object is opaque: only the name changes);
+- ``sole-member`` ``{at, to, except?, beside?, unwrap?}``: an object at ``at`` with exactly one member (not
+  counting string members named in ``beside``), named neither ``to`` nor one of ``except``, is the same as
+  that value under the name ``to`` (also where the object is opaque: only the name changes); with
+  ``unwrap``, where that sole member holds an object of several members none named ``to`` or in
+  ``except``, the object is that inner object (Gemini reads such a ``response`` whole as the output);
 - ``merge-turns`` ``{at, key, items, unless?}``: in the array at ``at``, an item with the same ``key`` as the
   one before it, none of whose ``items`` has a member named in ``unless``, is the same as its ``items``
   appended to that one's (a follow-up turn of the same role);
@@ -193,7 +195,12 @@ class _Rewriter:
             if len(rest) != 1:
                 continue
             ((key, value),) = rest.items()
-            if key != r["to"] and key not in r.get("except", ()):
+            names = {r["to"], *r.get("except", ())}
+            if key in r.get("except", ()):
+                continue
+            if r.get("unwrap") and _plain_object(value) and not names & set(value):
+                return value
+            if key != r["to"]:
                 return {str(r["to"]): value}
         return obj
 
@@ -283,6 +290,11 @@ def _or_error_text(node: Any, prefix: str) -> Any:
     """An expected ``{"error": s}`` as ``$oneOf`` itself and ``{"output": prefix + s}`` (else ``node``)."""
     error = node.get("error") if isinstance(node, dict) and not is_matcher(node) and len(node) == 1 else None
     return {"$oneOf": [node, {"output": prefix + error}]} if isinstance(error, str) else node
+
+
+def _plain_object(node: Any) -> bool:
+    """An object of several members (one member is already read as the output) that is no matcher."""
+    return isinstance(node, dict) and len(node) > 1 and not is_matcher(node)
 
 
 def _each_alternative(node: dict[str, Any], rewrite: Callable[[Any], Any]) -> dict[str, Any]:
