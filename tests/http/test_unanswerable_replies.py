@@ -85,3 +85,16 @@ def test_the_adapter_skips_a_reply_that_was_never_asked_for() -> None:
     with pytest.raises(TranslationRefusal) as refused:
         HttpAdapter._refuse_unanswerable(adapter, {"body": {"model": "m"}}, lambda: REFUSAL)  # type: ignore[arg-type]
     assert refused.value.code == UNSUPPORTED and "never gets this reply" in refused.value.message
+
+
+def test_the_client_request_asks_for_what_the_reply_needs() -> None:
+    """A reply with a refusal is sent to a client request that asked for Structured Outputs in its own
+    dialect; a proxy that forwards the format upstream is then judged on the reply."""
+    chat = http_client("openai-chat")
+    asked = chat.asking_for("openai-responses", REFUSAL)
+    assert asked["text"]["format"]["type"] == "json_schema"
+    assert "response_format" in chat.asking_for("openai-chat", REFUSAL)
+    assert "output_config" in chat.asking_for("anthropic", REFUSAL)
+    assert chat.asking_for("anthropic", {"choices": [{"message": {"content": "hi", "refusal": None}}]}) == {}
+    forwarded = {"response_format": asked and {"type": "json_schema", "json_schema": {"name": "answer"}}}
+    assert chat.unasked(forwarded, lambda: REFUSAL) is None

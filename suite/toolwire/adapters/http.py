@@ -545,7 +545,8 @@ class HttpAdapter(Adapter):
             upstream_status = error_status(self.upstream, payload)
             plan = {"json": payload, "status": upstream_status or 200}
             model = reply_model(self.upstream, payload)
-            status, raw, recorded = self._send(plan, self._minimal_request(model), False, model)
+            asking = http_client(self.upstream).asking_for(self.client, payload)
+            status, raw, recorded = self._send(plan, {**self._minimal_request(model), **asking}, False, model)
             self._check_recorded(recorded, status, raw, False)
             self._refuse_unanswerable(recorded, lambda: payload)
             try:
@@ -651,7 +652,10 @@ class HttpAdapter(Adapter):
     def _stream_inner(self, events: list[Any], delivery: str) -> Any:
         # the usage a case's stream carries is asked for, as a client that wants it does (OpenAI Chat sends
         # none without ``stream_options.include_usage``; a proxy that follows it would fail for that)
-        body = self.http.stream_body(self._minimal_request())
+        asking: dict[str, Any] = {}
+        with contextlib.suppress(StreamError):
+            asking = http_client(self.upstream).asking_for(self.client, accumulate(events, self.upstream))
+        body = self.http.stream_body({**self._minimal_request(), **asking})
         if self.cfg.get("upstream_usage") == "finish-chunk":
             events = usage_on_finish_chunk(events)
         status, raw, recorded = self._send({"events": events, "delivery": delivery}, body, True)
