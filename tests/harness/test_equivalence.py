@@ -636,3 +636,11 @@ def test_an_empty_object_a_client_reads_may_lack_some_of_its_empty_members(diale
     assert not compare(loose, {"usage": {"input_tokens_details": {"cached_tokens": 0}}})
     assert not compare(loose, {"usage": {}})
     assert compare(loose, {"usage": {"input_tokens_details": {"cached_tokens": 3}}})
+
+
+def test_a_response_tool_call_index_is_read_past(dialects: dict[str, Any]) -> None:
+    chat = dialects["openai-chat"]
+    call = {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    plain = {"choices": [{"message": {"role": "assistant", "tool_calls": [call]}}]}
+    indexed = {"choices": [{"message": {"role": "assistant", "tool_calls": [{**call, "index": 1}]}}]}
+    assert normalize(chat, "response", indexed) == normalize(chat, "response", plain)

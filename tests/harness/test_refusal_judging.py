@@ -365,3 +365,42 @@ def test_a_completed_responses_stream_made_from_a_truncated_one_fails(checks: di
         ]  # fmt: skip
 
     assert run(checks, check_id, Behaviour(completed))["outcome"] == "failed"
+
+
+AFTER_DELTA = "streams/anthropic-truncated-after-message-delta[anthropic>openai-chat]"
+
+
+def test_a_stream_missing_only_its_dataless_end_may_be_read_whole_refused_or_cut(
+    checks: dict[str, Any],
+) -> None:
+    """Everything but ``message_stop`` arrived: the complete translation passes (the official SDK reads the
+    message whole), a refusal passes, and so does a stream passed on without its terminator ([DONE]); one
+    that says something else (no tool call) fails."""
+    assert checks[AFTER_DELTA].expectation.get("refusal_accepted")
+
+    def whole(kind: str, source: str, target: str, payload: Any) -> Any:
+        return translate_stream_events(
+            [*payload, {"event": "message_stop", "data": {"type": "message_stop"}}], source, target
+        )
+
+    assert run(checks, AFTER_DELTA, Behaviour(whole))["outcome"] == "passed"
+    assert run(checks, AFTER_DELTA, Behaviour(refuse))["handled"] == "refused"
+
+    def cut(kind: str, source: str, target: str, payload: Any) -> Any:
+        return [e for e in whole(kind, source, target, payload) if e.get("data") != "[DONE]"]
+
+    record = run(checks, AFTER_DELTA, Behaviour(cut))
+    assert record["outcome"] == "passed" and record["handled"] == "forwarded", record
+
+    def text_only(kind: str, source: str, target: str, payload: Any) -> Any:
+        out = []
+        for event in whole(kind, source, target, payload):
+            choices = event["data"].get("choices") or [{}] if isinstance(event["data"], dict) else [{}]
+            if choices[0].get("delta", {}).get("tool_calls"):
+                continue  # the call is lost, the stream ends as a plain answer
+            if choices[0].get("finish_reason") == "tool_calls":
+                choices[0]["finish_reason"] = "stop"
+            out.append(event)
+        return out
+
+    assert run(checks, AFTER_DELTA, Behaviour(text_only))["outcome"] == "failed"

@@ -15,7 +15,7 @@ from ..corpus import Check, equivalence, matchers, profile_reaches, resolve_prof
 from ..corpus.matchers import compare, format_diff, records
 from ..corpus.stream_wire import stream_wire_errors
 from ..jsonvalue import clip
-from ..streams.dialects import accumulate
+from ..streams.dialects import accumulate, check_stream
 from ..streams.payload import StreamError
 from .lifting import LIFTABLE
 
@@ -607,7 +607,7 @@ def _translated_instead_of_refused(check: Check, payload: Any, output: WireVerdi
             f"expected) and its wire schema rejects the output ({output.wire_errors[0]}), so the client gets "
             "the provider's error instead",
         )
-    broken = _truncation_passed_on(check, payload) if want.get("code") == "stream.truncated" else None
+    broken = truncation_passed_on(check, payload) if want.get("code") == "stream.truncated" else None
     if check.kind == "stream" and broken:
         return CheckResult(
             "passed",
@@ -648,16 +648,20 @@ def _left_to_provider(output: WireVerdict, ms: float, why: str) -> CheckResult:
     )
 
 
-def _truncation_passed_on(check: Check, payload: Any) -> str | None:
+def truncation_passed_on(check: Check, payload: Any) -> str | None:
     """How a stream output tells its client that the answer did not end normally, or None: it ends before
-    its terminal event, it ends in an error, or its stop reason is one the target's descriptor calls
-    ``abnormal`` (``finish_reasons.abnormal``: Gemini's OTHER, a Responses ``incomplete``, ...)."""
+    its terminal event (it does not accumulate, or its grammar's end-of-stream rule is broken: no Chat
+    ``[DONE]``), it ends in an error, or its stop reason is one the target's descriptor calls ``abnormal``
+    (``finish_reasons.abnormal``: Gemini's OTHER, a Responses ``incomplete``, ...)."""
     try:
         body = accumulate(payload, check.target)
     except StreamError as exc:
         return "ends before its terminal event" if exc.code == "stream.truncated" else None
     except Exception:
         return None
+    broken = check_stream(payload, check.target) if isinstance(payload, list) else None
+    if broken and broken[0].index is None:  # the grammar's end-of-stream rule: unfinished
+        return f"ends unfinished ({broken[0].message})"
     if isinstance(body, dict) and set(body) == {"error"}:  # an error event (a Responses body has error: null)
         return "ends in an error"
     reasons = check.dialects.get(check.target, {}).get("finish_reasons") or {}

@@ -39,7 +39,16 @@ from ..corpus.variants import DELIVERY_PREFIX, INCREMENTAL
 from ..streams.dialects import accumulate, check_stream, rechunk
 from ..streams.incremental import measure
 from ..streams.payload import StreamError, stream_events
-from .checks import CheckResult, WireVerdict, comparable, garbage_in, judge, passes_through, read_by_client
+from .checks import (
+    CheckResult,
+    WireVerdict,
+    comparable,
+    garbage_in,
+    judge,
+    passes_through,
+    read_by_client,
+    truncation_passed_on,
+)
 
 __all__ = ["ObservedEvents", "run_stream_check"]
 
@@ -148,6 +157,16 @@ def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
             result.message = label + result.message
         return result
     result = _judge_output(check, answer.payload, answer.duration_ms, compare_events=not variant, label=label)
+    broken = truncation_passed_on(check, answer.payload) if result.outcome == "failed" else None
+    if broken and check.expectation.get("refusal_accepted"):
+        return CheckResult(
+            "passed",
+            wire_valid=result.wire_valid,
+            duration_ms=answer.duration_ms,
+            handled="forwarded",
+            message=f"{label}the {check.target} output {broken}, so the client sees that the answer did not "
+            "end normally: the stream's form of the refusal the case accepts as well as its payload",
+        )
     if result.outcome == "failed" and _passed_on_unchanged(check, events, answer.payload):
         return CheckResult(
             "passed",
