@@ -488,6 +488,16 @@ class HttpAdapter(Adapter):
         if stream and not recorded["stream"]:
             raise RuntimeError("the proxy did not ask the upstream for a stream for a streaming request")
 
+    def _refuse_unasked(self, asking: dict[str, Any], recorded: Any) -> None:
+        """Skip a check whose client request asked for what the reply answers (``asking``) where the proxy
+        refused that request without calling its upstream: it never gets such a reply."""
+        if asking and recorded is None:
+            raise TranslationRefusal(
+                UNSUPPORTED,
+                f"the proxy refuses a request asking for what this reply answers ({', '.join(asking)}), "
+                "so it never gets this reply",
+            )
+
     def _refuse_unanswerable(self, recorded: Any, reply: Callable[[], Any]) -> None:
         """Skip a check whose upstream reply (``reply()``, a response body) the provider never gives the
         request the proxy sent: more than one call where it asked for at most one (``parallel_tool_calls:
@@ -547,6 +557,7 @@ class HttpAdapter(Adapter):
             model = reply_model(self.upstream, payload)
             asking = http_client(self.upstream).asking_for(self.client, payload)
             status, raw, recorded = self._send(plan, {**self._minimal_request(model), **asking}, False, model)
+            self._refuse_unasked(asking, recorded)
             self._check_recorded(recorded, status, raw, False)
             self._refuse_unanswerable(recorded, lambda: payload)
             try:
@@ -659,6 +670,7 @@ class HttpAdapter(Adapter):
         if self.cfg.get("upstream_usage") == "finish-chunk":
             events = usage_on_finish_chunk(events)
         status, raw, recorded = self._send({"events": events, "delivery": delivery}, body, True)
+        self._refuse_unasked(asking, recorded)
         self._check_recorded(recorded, status, raw, True)
         with contextlib.suppress(StreamError):
             self._refuse_unanswerable(recorded, lambda: accumulate(events, self.upstream))

@@ -16,8 +16,8 @@ Rules (members are addressed by pointer patterns: ``*`` is one key or index, ``*
   ``chosen`` is the same for a value that is no default but a choice a translator may make on its own
   (asking for usage in a stream, not storing a response);
 - ``text-shorthand`` ``{at, types, joined?}``: at ``at``, an array of exactly one ``{"type": T, "text": s}``
-  with ``T`` in ``types`` is the same as the string ``s``; with ``joined``, an expected array of several
-  such blocks also accepts their texts joined with it (one way: a string expected stays a string);
+  with ``T`` in ``types`` is the same as the string ``s``; with ``joined``, several such blocks are the same
+  as their texts joined with it (an expected array accepts either form);
 - ``rename`` ``{at, to, unless?}``: the member at ``at`` is the same as the member ``to`` of the same
   object (when that one is absent), unless the root member ``unless.at`` matches ``unless.pattern``;
 - ``camel-case`` ``{names}``: a member name in snake_case is the same as its lowerCamelCase form, except
@@ -268,7 +268,7 @@ class _Rewriter:
                 if len(texts) == 1:
                     return texts[0]
                 joined = str(r["joined"]).join(t for t in texts if t is not None)
-                return {"$oneOf": [node, joined]} if self.expected else node
+                return {"$oneOf": [node, joined]} if self.expected else joined
         return node
 
 
