@@ -644,3 +644,27 @@ def test_a_response_tool_call_index_is_read_past(dialects: dict[str, Any]) -> No
     plain = {"choices": [{"message": {"role": "assistant", "tool_calls": [call]}}]}
     indexed = {"choices": [{"message": {"role": "assistant", "tool_calls": [{**call, "index": 1}]}}]}
     assert normalize(chat, "response", indexed) == normalize(chat, "response", plain)
+
+
+def test_several_text_parts_are_their_joined_text_on_either_side(dialects: dict[str, Any]) -> None:
+    """A system message of two text parts says what the two texts on separate lines say, whichever side
+    holds the parts; texts glued without the separator stay a difference."""
+    chat = dialects["openai-chat"]
+    parts = {
+        "messages": [
+            {"role": "system", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}
+        ]
+    }
+    joined = {"messages": [{"role": "system", "content": "a\nb"}]}
+    expected = normalize(chat, "request", joined, expected=True)
+    assert not compare(expected, normalize(chat, "request", parts))
+    glued = {"messages": [{"role": "system", "content": "ab"}]}
+    assert compare(normalize(chat, "request", parts, expected=True), normalize(chat, "request", glued))
+
+
+def test_a_function_call_output_of_one_input_text_part_is_its_text(dialects: dict[str, Any]) -> None:
+    responses = dialects["openai-responses"]
+    item = {"type": "function_call_output", "call_id": "c"}
+    text = {"input": [{**item, "output": "ok"}]}
+    part = {"input": [{**item, "output": [{"type": "input_text", "text": "ok"}]}]}
+    assert normalize(responses, "request", part) == normalize(responses, "request", text)

@@ -404,3 +404,30 @@ def test_a_stream_missing_only_its_dataless_end_may_be_read_whole_refused_or_cut
         return out
 
     assert run(checks, AFTER_DELTA, Behaviour(text_only))["outcome"] == "failed"
+
+
+def test_an_output_is_reported_against_the_closest_undeclared_policy(checks: dict[str, Any]) -> None:
+    """The Claude Code error-result case toward Responses: an output that drops the error flag (another
+    policy) and also moves the assistant text fails for the move alone, against the drop expectation."""
+    check_id = next(
+        i
+        for i in checks
+        if i.startswith(
+            "results/claude-code-parallel-calls-and-error-result-to-openai-chat[anthropic>openai-responses"
+        )
+        and "text-prefix" in i
+    )
+
+    def dropped_and_moved(kind: str, source: str, target: str, payload: Any) -> Any:
+        out = translate(kind, payload, source=source, target=target, profile={"results.error-flag": "drop"})
+        items = out["input"]
+        text = next(i for i, item in enumerate(items) if item.get("role") == "assistant")
+        moved = items.pop(text)
+        calls = [i for i, item in enumerate(items) if item.get("type") == "function_call"]
+        items.insert(calls[-1] + 1, moved)
+        return out
+
+    record = run(checks, check_id, Behaviour(dropped_and_moved))
+    assert record["outcome"] == "failed", record
+    assert "results.error-flag=drop" in record["message"] and "out of order" in (record.get("diff") or "")
+    assert "Error: " not in (record.get("diff") or "")
