@@ -174,7 +174,8 @@ RESPONSES = [
         None,
     ),
     ("sequence numbers increase", setdata(5, "sequence_number", 3), 5, "sequence-number", None),
-    ("no [DONE]", insert(12, {"data": "[DONE]"}), 12, "after-end", None),
+    ("no [DONE] before the end", insert(5, {"data": "[DONE]"}), 5, "no-done", None),
+    ("nothing after a closing [DONE]", lambda e: [*e, {"data": "[DONE]"}, e[-1]], 13, "after-end", None),
     ("truncated", truncate(11), None, "truncated", "without response.completed"),
     ("item id matches", setdata(4, "item_id", "fc_other"), 4, "item-id", None),
     ("output index in order", setdata(2, "output_index", 1), 2, "output-index", None),
@@ -256,6 +257,17 @@ def test_openai_chat_rules(case: tuple) -> None:
 @pytest.mark.parametrize("case", RESPONSES, ids=[c[0] for c in RESPONSES])
 def test_openai_responses_rules(case: tuple) -> None:
     run(case, capture("openai-responses/12"), "openai-responses")
+
+
+def test_a_closing_done_ends_a_responses_stream_as_its_sdk_reads_it() -> None:
+    """LiteLLM's proxy ends Responses streams with ``[DONE]``; openai-python's SSE reader stops there, so
+    after the terminal event it is the end of the stream, valid for the grammar and the wire schema."""
+    from toolwire.corpus.stream_wire import stream_wire_errors
+
+    events = [*capture("openai-responses/12"), {"data": "[DONE]"}]
+    assert check_stream(events, "openai-responses") == []
+    assert stream_wire_errors("openai-responses", events) == []
+    assert stream_wire_errors("openai-responses", [{"data": "[DONE]"}, *events]) != []
 
 
 @pytest.mark.parametrize("case", GEMINI, ids=[c[0] for c in GEMINI])

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..streams.payload import StreamError, stream_events
+from ..streams.sse import DONE
 from . import wire
 
 __all__ = ["MAX_ERRORS", "stream_wire_errors"]
@@ -29,6 +30,8 @@ def stream_wire_errors(dialect: str, payload: Any, schemas: Path | None = None) 
         return [f"/: {exc}"]
     errors: list[str] = []
     for i, event in enumerate(events):
+        if i == len(events) - 1 and _done_ends_stream(dialect, event):
+            continue
         if not isinstance(event, dict) or "data" not in event or set(event) - {"event", "data"}:
             errors.append(f'/{i}: an event is an object {{"event"?: name, "data": ...}}')
             continue
@@ -42,3 +45,16 @@ def stream_wire_errors(dialect: str, payload: Any, schemas: Path | None = None) 
             errors.append("(more errors not shown)")
             break
     return errors
+
+
+def _done_ends_stream(dialect: str, event: Any) -> bool:
+    """Whether ``event`` is a closing ``[DONE]`` line that the dialect's SDK reads as the end of the stream
+    (``Grammar.done_ends_stream``; where it may stand is the grammar's business)."""
+    from ..streams.dialects import grammar_for
+
+    if not isinstance(event, dict) or event.get("data") != DONE or set(event) - {"data"}:
+        return False
+    try:
+        return bool(grammar_for(dialect).done_ends_stream)
+    except KeyError:
+        return False

@@ -49,6 +49,9 @@ class Grammar:
     #: the dialect's blocks come one after the other (Anthropic: one open block at a time): what follows a
     #: call in the output is emittable only once that call is complete (``incremental``)
     sequential = False
+    #: a ``[DONE]`` line after the terminal event is the end of the stream to the dialect's SDK (its SSE
+    #: reader stops there), though the provider sends none
+    done_ends_stream = False
     #: None: the event name may be absent or equal to ``data.type``; True: it must equal ``data.type``;
     #: False: it must be absent
     event_names: bool | None = None
@@ -77,7 +80,7 @@ class Grammar:
         data = event["data"]
         if name is None and data == DONE and self.event_names:
             return  # a client that dispatches on event names never sees it (the Anthropic SDK skips it)
-        if self.raised:
+        if self.raised or (self.ended and data == DONE and self.done_ends_stream):
             return
         if self.ended:
             raise self.fail("after-end", f"an event after the end of the stream ({describe(data)})")

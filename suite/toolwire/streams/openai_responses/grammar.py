@@ -66,6 +66,9 @@ class _Item:
 class OpenAIResponsesGrammar(Grammar):
     dialect = "openai-responses"
     event_names = None
+    #: gateways (LiteLLM's proxy) end Responses streams with ``[DONE]``; openai-python's SSE reader stops
+    #: there
+    done_ends_stream = True
 
     def __init__(self) -> None:
         super().__init__()
@@ -75,7 +78,7 @@ class OpenAIResponsesGrammar(Grammar):
 
     def on_event(self, name: str | None, data: Any) -> None:
         if data == "[DONE]":
-            raise self.fail("no-done", "Responses streams have no [DONE]")
+            raise self.fail("no-done", "[DONE] before the terminal event: the SDKs stop reading there")
         if not isinstance(data, dict) or not isinstance(data.get("type"), str):
             raise self.fail(
                 "event-shape", f"data must be an object with a string type (got {describe(data)})"
