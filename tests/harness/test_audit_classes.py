@@ -242,7 +242,10 @@ def test_a_lower_case_gemini_mode_is_not_the_mode() -> None:
     upper = {"toolConfig": {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["f"]}}}
     lower = {"toolConfig": {"functionCallingConfig": {"mode": "any", "allowedFunctionNames": ["f"]}}}
     assert not _same("gemini", "tool_choice", upper, lower)
-    assert wire.validate("gemini", "tool_choice", lower)
+    bare = {"toolConfig": {"functionCallingConfig": {"mode": "any"}}}
+    assert wire.validate("gemini", "tool_choice", bare) == []  # the API answers 200: not a rejection
+    auto = {"toolConfig": {"functionCallingConfig": {"mode": "auto"}}}
+    assert _same("gemini", "tool_choice", auto, {})  # it gets AUTO, the default, which it asked for
 
 
 def test_an_expected_array_of_text_parts_accepts_their_texts_on_separate_lines() -> None:
@@ -350,3 +353,15 @@ def test_a_refused_invalid_stream_passes_on_the_incremental_variant_too(checks: 
     )
     record = check_record(checks[valid], run_check(adapter, checks[valid]))
     assert record["outcome"] == "failed", record
+
+
+def test_a_provider_aisuite_says_has_no_streaming_is_no_counterpart() -> None:
+    """aisuite's base provider raises on purpose for a provider without streaming (AWS): the check is
+    skipped as having no counterpart, not failed as a refused translation."""
+    from toolwire.peers.aisuite import AisuiteTranslator
+    from toolwire.protocol import UNSUPPORTED
+
+    translator = AisuiteTranslator.__new__(AisuiteTranslator)
+    gap = RuntimeError("AwsProvider does not support streaming chat completions.")
+    assert translator.error_code(gap) == UNSUPPORTED
+    assert translator.error_code(RuntimeError("bad tool")) != UNSUPPORTED

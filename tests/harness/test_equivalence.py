@@ -668,3 +668,13 @@ def test_a_function_call_output_of_one_input_text_part_is_its_text(dialects: dic
     text = {"input": [{**item, "output": "ok"}]}
     part = {"input": [{**item, "output": [{"type": "input_text", "text": "ok"}]}]}
     assert normalize(responses, "request", part) == normalize(responses, "request", text)
+
+
+def test_an_empty_gemini_text_part_is_no_part(dialects: dict[str, Any]) -> None:
+    gemini = dialects["gemini"]
+    call = {"functionCall": {"name": "f", "args": {}}}
+    plain = {"contents": [{"role": "model", "parts": [call]}]}
+    blank = {"contents": [{"role": "model", "parts": [{"text": ""}, call]}]}
+    assert normalize(gemini, "request", blank) == normalize(gemini, "request", plain)
+    said = {"contents": [{"role": "model", "parts": [{"text": " "}, call]}]}
+    assert normalize(gemini, "request", said) != normalize(gemini, "request", plain)

@@ -45,6 +45,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..protocol import UNSUPPORTED
 from ._common import (
     LEGACY_FUNCTIONS,
     PeerTranslator,
@@ -126,6 +127,13 @@ class AisuiteTranslator(PeerTranslator):
     #: the library and the provider SDKs it drives (their API errors carry the provider's message)
     library_modules = ("aisuite", "anthropic", "google")
     profiles = {**PeerTranslator.profiles, "anthropic.max-tokens": ["any", "4096"]}
+
+    def error_code(self, exc: BaseException) -> str:
+        """aisuite's base provider says it on purpose when a provider has no streaming ("AwsProvider does not
+        support streaming chat completions", provider.py): no counterpart, not a translation refused."""
+        if "does not support streaming" in str(exc):
+            return UNSUPPORTED
+        return super().error_code(exc)
 
     def setup(self) -> None:
         import aisuite  # noqa: F401  (imports up front: a slow first import is not a check's time)
