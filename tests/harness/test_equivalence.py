@@ -678,3 +678,13 @@ def test_an_empty_gemini_text_part_is_no_part(dialects: dict[str, Any]) -> None:
     assert normalize(gemini, "request", blank) == normalize(gemini, "request", plain)
     said = {"contents": [{"role": "model", "parts": [{"text": " "}, call]}]}
     assert normalize(gemini, "request", said) != normalize(gemini, "request", plain)
+
+
+def test_reasoning_handed_back_on_a_chat_message_is_read_past(dialects: dict[str, Any]) -> None:
+    chat = dialects["openai-chat"]
+    plain = {"messages": [{"role": "assistant", "content": "Yes."}]}
+    handed = {"messages": [{"role": "assistant", "content": "Yes.", "reasoning_content": "Check 31."}]}
+    assert normalize(chat, "request", handed) == normalize(chat, "request", plain)
+    assert wire.validate("openai-chat", "request", handed) == []
+    leaked = {"messages": [{"role": "assistant", "content": "Check 31.\n\nYes."}]}
+    assert normalize(chat, "request", leaked) != normalize(chat, "request", plain)
