@@ -688,3 +688,21 @@ def test_reasoning_handed_back_on_a_chat_message_is_read_past(dialects: dict[str
     assert wire.validate("openai-chat", "request", handed) == []
     leaked = {"messages": [{"role": "assistant", "content": "Check 31.\n\nYes."}]}
     assert normalize(chat, "request", leaked) != normalize(chat, "request", plain)
+
+
+def test_reasoning_on_a_chat_response_message_is_read_past(dialects: dict[str, Any]) -> None:
+    chat = dialects["openai-chat"]
+    plain = {"choices": [{"message": {"role": "assistant", "content": "Yes."}}]}
+    extra = {
+        "choices": [
+            {
+                "message": {
+                    "role": "assistant",
+                    "content": "Yes.",
+                    "reasoning_content": "Hm.",
+                    "thinking_blocks": [{"type": "thinking", "thinking": "Hm."}],
+                }
+            }
+        ]
+    }
+    assert normalize(chat, "response", extra) == normalize(chat, "response", plain)
