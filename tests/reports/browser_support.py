@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import itertools
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -52,6 +54,7 @@ class Browser:
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            start_new_session=True,  # its own process group: close() stops the helpers it forks too
         )
         self.loop = asyncio.new_event_loop()
         self.ids = itertools.count(1)
@@ -154,10 +157,26 @@ class Browser:
             self.loop.run_until_complete(shut())
         finally:
             self.loop.close()
-            self.process.terminate()
+            self._signal(signal.SIGTERM)
             try:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
-                self.process.kill()
+                self._signal(signal.SIGKILL)
                 self.process.wait()
-            self.profile.cleanup()
+            self._remove_profile()
+
+    def _signal(self, sig: int) -> None:
+        """``sig`` to the browser's whole process group (renderers and crash handler write to the profile)."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, sig)
+
+    def _remove_profile(self) -> None:
+        """Remove the profile; a helper that outlived the group's signal may still be writing to it, so a few
+        tries a moment apart."""
+        for _ in range(50):
+            try:
+                self.profile.cleanup()
+                return
+            except OSError:
+                time.sleep(0.1)
+        shutil.rmtree(self.profile.name, ignore_errors=True)
