@@ -19,8 +19,8 @@ MAX_ERRORS = 20
 
 def stream_wire_errors(dialect: str, payload: Any, schemas: Path | None = None) -> list[str] | None:
     """``"<json pointer>: <message>"`` for every invalid event member (pointers into the event list:
-        ``/3/data/delta/type``); [] when valid; None when the dialect has no stream schema. A payload may be a
-        list of events or ``{"sse": text}`` (then the pointers index the parsed events). Members the schema
+    ``/3/data/delta/type``); [] when valid; None when the dialect has no stream schema. A payload may be a
+    list of events or ``{"sse": text}`` (then the pointers index the parsed events). Members the schema
     does not know are not errors: clients ignore them (``toolwire.judge.checks.READ_BY_CLIENTS``)."""
     if wire.validate(dialect, "stream", {}, schemas=schemas) is None:
         return None
@@ -50,11 +50,9 @@ def stream_wire_errors(dialect: str, payload: Any, schemas: Path | None = None) 
 def _done_ends_stream(dialect: str, event: Any) -> bool:
     """Whether ``event`` is a closing ``[DONE]`` line that the dialect's SDK reads as the end of the stream
     (``Grammar.done_ends_stream``; where it may stand is the grammar's business)."""
-    from ..streams.dialects import grammar_for
+    from ..streams.dialects import GRAMMARS
 
     if not isinstance(event, dict) or event.get("data") != DONE or set(event) - {"data"}:
         return False
-    try:
-        return bool(grammar_for(dialect).done_ends_stream)
-    except KeyError:
-        return False
+    grammar = GRAMMARS.get(dialect)
+    return grammar is not None and grammar.done_ends_stream

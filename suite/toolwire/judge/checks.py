@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -370,17 +371,7 @@ def judge(
     output = _wire(check, payload)
     if "error" in exp:
         return _translated_instead_of_refused(check, payload, output, ms)
-    expected, actual = comparable(check, exp.get(expected_key), payload)
-    result = _judge_payload(
-        expected,
-        actual,
-        output,
-        ms,
-        schema=check.target,
-        differs="output differs from the expectation in",
-        matches="output matches the expectation but is",
-        say_valid=True,
-    )
+    result = _against(check, exp.get(expected_key), payload, output, ms)
     forwarded = _forwarded_members(check, payload, result) if output.wire_valid is False else []
     if result.outcome == "failed" and forwarded:
         return _left_to_provider(
@@ -421,22 +412,9 @@ def _closest_policy(
     closer to (fewer differences): what is left is the defect, and the finding is titled by it, not by a
     difference the other policy accepts."""
     best = result
-    for alternative, other, changed in _alternatives(check):
-        if changed & declared:
-            continue
-        expected, actual = comparable(check, alternative["payload"], payload)
-        found = _judge_payload(
-            expected,
-            actual,
-            output,
-            result.duration_ms or 0.0,
-            schema=check.target,
-            differs="output differs from the expectation in",
-            matches="output matches the expectation but is",
-            say_valid=True,
-        )
+    for expected, policy in _undeclared_policies(check, declared):
+        found = _against(check, expected, payload, output, result.duration_ms or 0.0)
         if found.outcome == "failed" and 0 < len(found.differences or []) < len(best.differences or []):
-            policy = ", ".join(f"{k}={other.get(k)}" for k in sorted(changed))
             found.message = (
                 f"{found.message}, against the expectation under {policy} (a policy the "
                 "implementation did not declare against), the closest one"
@@ -466,13 +444,34 @@ def _another_policy(check: Check, payload: Any, output: WireVerdict, declared: f
     output matches, where it differs from the check's only in keys outside ``declared`` (the keys the
     implementation declared; none, for the degrade a case accepts where it expects a refusal), or None. An
     undeclared key states no policy, and every value of a key is a legitimate one."""
-    for alternative, other, changed in _alternatives(check):
-        if changed & declared:
-            continue
-        expected, actual = comparable(check, alternative["payload"], payload)
+    for alternative, policy in _undeclared_policies(check, declared):
+        expected, actual = comparable(check, alternative, payload)
         if not compare(expected, actual, output.tolerate if output.extensions is not None else None):
-            return ", ".join(f"{k}={other.get(k)}" for k in sorted(changed))
+            return policy
     return None
+
+
+def _undeclared_policies(check: Check, declared: frozenset[str]) -> Iterator[tuple[Any, str]]:
+    """Each payload expectation of the case toward the check's target under another profile that differs
+    from the check's only in keys outside ``declared``, with that profile (``k=v, …``)."""
+    for alternative, other, changed in _alternatives(check):
+        if not changed & declared:
+            yield alternative["payload"], ", ".join(f"{k}={other.get(k)}" for k in sorted(changed))
+
+
+def _against(check: Check, expected: Any, payload: Any, output: WireVerdict, ms: float) -> CheckResult:
+    """The verdict on ``payload`` against the payload expectation ``expected``, in the target's spelling."""
+    expected, actual = comparable(check, expected, payload)
+    return _judge_payload(
+        expected,
+        actual,
+        output,
+        ms,
+        schema=check.target,
+        differs="output differs from the expectation in",
+        matches="output matches the expectation but is",
+        say_valid=True,
+    )
 
 
 def _alternatives(check: Check) -> list[tuple[dict[str, Any], dict[str, Any], set[str]]]:

@@ -169,26 +169,34 @@ def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
             result.message = label + result.message
         return result
     result = _judge_output(check, answer.payload, answer.duration_ms, compare_events=not variant, label=label)
-    broken = truncation_passed_on(check, answer.payload) if result.outcome == "failed" else None
+    if result.outcome != "failed":
+        return result
+    broken = truncation_passed_on(check, answer.payload)
     if broken and check.expectation.get("refusal_accepted"):
-        return CheckResult(
-            "passed",
-            wire_valid=result.wire_valid,
-            duration_ms=answer.duration_ms,
-            handled="forwarded",
-            message=f"{label}the {check.target} output {broken}, so the client sees that the answer did not "
-            "end normally: the stream's form of the refusal the case accepts as well as its payload",
+        why = (
+            f"the {check.target} output {broken}, so the client sees that the answer did not end normally: "
+            "the stream's form of the refusal the case accepts as well as its payload"
         )
-    if result.outcome == "failed" and _passed_on_unchanged(check, events, answer.payload):
-        return CheckResult(
-            "passed",
-            wire_valid=result.wire_valid,
-            duration_ms=answer.duration_ms,
-            handled="unchanged",
-            message=f"{label}valid {check.source} stream passed on unchanged to a {check.target} client: it "
-            "reads exactly what the upstream sent, so nothing can have changed meaning",
+        return _passed_anyway(result, answer, "forwarded", label + why)
+    if _passed_on_unchanged(check, events, answer.payload):
+        why = (
+            f"valid {check.source} stream passed on unchanged to a {check.target} client: it reads exactly "
+            "what the upstream sent, so nothing can have changed meaning"
         )
+        return _passed_anyway(result, answer, "unchanged", label + why)
     return result
+
+
+def _passed_anyway(result: CheckResult, answer: Any, handled: str, message: str) -> CheckResult:
+    """A pass for an output whose comparison failed (``result``) but that a rule of "Error expectations"
+    accepts, recorded as ``handled``."""
+    return CheckResult(
+        "passed",
+        wire_valid=result.wire_valid,
+        duration_ms=answer.duration_ms,
+        handled=handled,
+        message=message,
+    )
 
 
 def _passed_on_unchanged(check: Any, events: list[Any], output: Any) -> bool:
