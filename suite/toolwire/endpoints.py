@@ -123,15 +123,17 @@ class HttpClient:
         calls = [c for c in items if not types or (isinstance(c, dict) and c.get("type") in types)]
         return len(calls) if len(calls) > 1 else None
 
-    def asking_for(self, client: str, reply: Any) -> dict[str, Any]:
-        """The members a ``client``-dialect request adds to ask for what the response body ``reply`` holds
+    def asking_for(self, client: str, reply: Callable[[], Any]) -> dict[str, Any]:
+        """The members a ``client``-dialect request adds to ask for what the response body ``reply()`` holds
         that the provider gives only when asked (``only_when_asked``' ``ask``): a Structured Outputs
-        format for a reply with a refusal, so a proxy that forwards the format upstream is judged on it."""
+        format for a reply with a refusal, so a proxy that forwards the format upstream is judged on it.
+        ``reply`` is read only when the client has something to ask (accumulating a stream costs)."""
+        rules = [r for r in self.spec.get("only_when_asked") or [] if (r.get("ask") or {}).get(client)]
+        body = reply() if rules else None
         members: dict[str, Any] = {}
-        for rule in self.spec.get("only_when_asked") or []:
-            ask = (rule.get("ask") or {}).get(client)
-            if ask and any(values_at(reply, rule["reply_at"])):
-                members.update(json_copy(ask))
+        for rule in rules:
+            if any(values_at(body, rule["reply_at"])):
+                members.update(json_copy(rule["ask"][client]))
         return members
 
     def unasked(self, request: Any, reply: Callable[[], Any]) -> str | None:

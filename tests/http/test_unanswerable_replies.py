@@ -91,10 +91,13 @@ def test_the_client_request_asks_for_what_the_reply_needs() -> None:
     """A reply with a refusal is sent to a client request that asked for Structured Outputs in its own
     dialect; a proxy that forwards the format upstream is then judged on the reply."""
     chat = http_client("openai-chat")
-    asked = chat.asking_for("openai-responses", REFUSAL)
+    asked = chat.asking_for("openai-responses", lambda: REFUSAL)
     assert asked["text"]["format"]["type"] == "json_schema"
-    assert "response_format" in chat.asking_for("openai-chat", REFUSAL)
-    assert "output_config" in chat.asking_for("anthropic", REFUSAL)
-    assert chat.asking_for("anthropic", {"choices": [{"message": {"content": "hi", "refusal": None}}]}) == {}
+    assert "response_format" in chat.asking_for("openai-chat", lambda: REFUSAL)
+    assert "output_config" in chat.asking_for("anthropic", lambda: REFUSAL)
+    assert (
+        chat.asking_for("anthropic", lambda: {"choices": [{"message": {"content": "hi", "refusal": None}}]})
+        == {}
+    )
     forwarded = {"response_format": asked and {"type": "json_schema", "json_schema": {"name": "answer"}}}
     assert chat.unasked(forwarded, lambda: REFUSAL) is None

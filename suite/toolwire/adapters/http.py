@@ -79,6 +79,7 @@ logged from the check's start until its log went quiet (``LOG_QUIET``): its own,
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import re
@@ -555,7 +556,7 @@ class HttpAdapter(Adapter):
             upstream_status = error_status(self.upstream, payload)
             plan = {"json": payload, "status": upstream_status or 200}
             model = reply_model(self.upstream, payload)
-            asking = http_client(self.upstream).asking_for(self.client, payload)
+            asking = http_client(self.upstream).asking_for(self.client, lambda: payload)
             status, raw, recorded = self._send(plan, {**self._minimal_request(model), **asking}, False, model)
             self._refuse_unasked(asking, recorded)
             self._check_recorded(recorded, status, raw, False)
@@ -663,17 +664,15 @@ class HttpAdapter(Adapter):
     def _stream_inner(self, events: list[Any], delivery: str) -> Any:
         # the usage a case's stream carries is asked for, as a client that wants it does (OpenAI Chat sends
         # none without ``stream_options.include_usage``; a proxy that follows it would fail for that)
-        asking: dict[str, Any] = {}
-        with contextlib.suppress(StreamError):
-            asking = http_client(self.upstream).asking_for(self.client, accumulate(events, self.upstream))
+        reply = _accumulated_once(events, self.upstream)
+        asking = http_client(self.upstream).asking_for(self.client, reply)
         body = self.http.stream_body({**self._minimal_request(), **asking})
         if self.cfg.get("upstream_usage") == "finish-chunk":
             events = usage_on_finish_chunk(events)
         status, raw, recorded = self._send({"events": events, "delivery": delivery}, body, True)
         self._refuse_unasked(asking, recorded)
         self._check_recorded(recorded, status, raw, True)
-        with contextlib.suppress(StreamError):
-            self._refuse_unanswerable(recorded, lambda: accumulate(events, self.upstream))
+        self._refuse_unanswerable(recorded, reply)
         if status >= 300:
             self._refuse_or_crash(status, raw, "to a streaming request")
         out = events_from_sse(raw)
@@ -682,3 +681,17 @@ class HttpAdapter(Adapter):
             if refusal is not None:
                 raise TranslationRefusal(refusal["code"], str(refusal["message"]), refusal["path"])
         return out
+
+
+def _accumulated_once(events: list[Any], dialect: str) -> Callable[[], Any]:
+    """The response body the upstream stream ``events`` accumulate to (None when they do not), read lazily
+    and at most once: what the harness asks the proxy for and what it refuses to hand it read the same."""
+
+    @functools.cache
+    def body() -> Any:
+        try:
+            return accumulate(events, dialect)
+        except StreamError:
+            return None
+
+    return body
