@@ -110,6 +110,23 @@ def test_invalid_input_still_fails_a_translator_that_mutates_or_crashes(checks: 
     assert result.outcome == "failed" and "mutated its input" in (result.message or "")
 
 
+def test_a_library_raising_a_shape_error_on_invalid_input_refused_it(checks: dict[str, Any]) -> None:
+    """any-llm spreading a string ``parameters`` (``TypeError: 'str' object is not a mapping``): the caller
+    learns its input is bad as from a refusal. On valid input, or for an implementation that declares it
+    validates its input, the same exception is a crash."""
+
+    def spread(kind: str, source: str, target: str, payload: Any) -> Any:
+        return {**"not a mapping"}  # type: ignore[dict-item]
+
+    record = run(checks, INVALID, Behaviour(spread))
+    assert record["outcome"] == "passed" and record["handled"] == "refused"
+    assert "refused by raising TypeError" in record["message"]
+    assert run(checks, INVALID, Behaviour(spread, validates=True))["outcome"] == "errored"
+    valid = "tools/annotations-kept[canonical>anthropic]"
+    assert not checks[valid].source_problems
+    assert run(checks, valid, Behaviour(spread))["outcome"] == "errored"
+
+
 NO_FAITHFUL_FORM = "validation/required-not-in-properties-nested[anthropic>gemini]"
 
 
@@ -166,6 +183,18 @@ def test_forwarding_what_the_target_rejects_fails_where_a_degrade_exists(
 
     record = run(checks, check_id, Behaviour(forward_keyword))
     assert record["outcome"] == "failed" and "degrade" in record["message"]
+
+
+def test_forwarding_what_the_target_rejects_is_left_to_it_where_the_only_other_form_is_tolerated(
+    checks: dict[str, Any],
+) -> None:
+    """aisuite passing a choice that forces an OpenAI custom tool on to Anthropic: the case tolerates a wrap
+    (``custom.tools=wrap``, level may) but recommends no form, so the provider's 400 is the client's error."""
+    check_id = "choice/openai-chat-custom-tool-choice[openai-chat>anthropic]"
+    degrades = [e for e in checks[check_id].case.expect if e["dialect"] == "anthropic" and "payload" in e]
+    assert degrades and all(e.get("level") == "may" for e in degrades)
+    record = run(checks, check_id, Behaviour(forward))
+    assert record["outcome"] == "passed" and record["handled"] == "left-to-provider"
 
 
 def test_the_degrade_the_case_accepts_passes_under_the_refusing_profile(checks: dict[str, Any]) -> None:

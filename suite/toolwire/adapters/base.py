@@ -64,6 +64,8 @@ class Answer:
     mutated: str | None = None
     #: why the implementation has no counterpart (status ``unsupported``), in its own words
     reason: str | None = None
+    #: for a crash that is an exception the implementation raised in process, its type's name
+    raised: str | None = None
 
     @classmethod
     def unsupported(cls, message: str, duration_ms: float = 0.0) -> Answer:
@@ -86,6 +88,14 @@ def describe_crash(exc: BaseException) -> str:
         shown = "".join(traceback.format_list(frames[-_TRACEBACK_FRAMES:])).rstrip()
         text += "\nTraceback (innermost last):\n" + shown
     return text
+
+
+def _builtin_base(exc: BaseException) -> str:
+    """The name of the nearest built-in class of ``exc`` (a library's ``KeyError`` subclass is a KeyError)."""
+    for cls in type(exc).__mro__:
+        if cls.__module__ == "builtins":
+            return cls.__name__
+    return type(exc).__name__
 
 
 @dataclass
@@ -151,7 +161,7 @@ class Adapter:
                 return Answer.unsupported(str(refusal.get("message") or ""), duration_ms=elapsed)
             if refusal is not None:
                 return Answer("error", error=refusal, duration_ms=elapsed)
-            return Answer("crash", crash=describe_crash(exc), duration_ms=elapsed)
+            return Answer("crash", crash=describe_crash(exc), duration_ms=elapsed, raised=_builtin_base(exc))
         elapsed = (time.perf_counter() - start) * 1000
         problem = json_problem(out)
         if problem is not None:

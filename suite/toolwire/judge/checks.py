@@ -305,7 +305,8 @@ def judge(
     ms = answer.duration_ms
     if answer.status == "unsupported":  # no counterpart in the implementation: nothing to judge
         return CheckResult("skipped", message=answer.reason, duration_ms=ms)
-    if answer.status == "crash":
+    refused_by_raising = answer.raised in SHAPE_ERRORS and not validates and garbage_in(check)
+    if answer.status == "crash" and not refused_by_raising:
         return CheckResult("errored", message=answer.crash, duration_ms=ms)
     if answer.mutated is not None:
         return mutated(answer)
@@ -560,12 +561,25 @@ def garbage_in(check: Check) -> bool:
     return bool(check.source_problems) and ("error" in check.expectation or check.under_defaults)
 
 
+#: the built-in exceptions a library raises, on purpose or not, when its input has the wrong type or shape:
+#: raised for input invalid in its own dialect, they are how a Python caller learns that the input is bad
+SHAPE_ERRORS = frozenset(
+    {"TypeError", "ValueError", "KeyError", "IndexError", "LookupError", "AttributeError"}
+)
+
+
 def _invalid_input(check: Check, answer: Answer) -> CheckResult:
     """The verdict on what an implementation that does not validate its input did with input invalid in its
     own dialect, where a refusal is expected: garbage in is no translation bug (rule (a) of "What a failure
-    means"), so it passes, and what it did is recorded for the report's input-validation line."""
+    means"), so it passes, and what it did is recorded for the report's input-validation line. A library
+    that raises a :data:`SHAPE_ERRORS` exception on it refused it, in the only way Python has."""
     why = check.source_problems[0]
     base = CheckResult("passed", duration_ms=answer.duration_ms, source_invalid=True)
+    if answer.status == "crash":
+        base.handled = "refused"
+        first = (answer.crash or "").splitlines()[0] if answer.crash else answer.raised
+        base.message = f"input invalid in its own dialect ({why}): refused by raising {first}"
+        return base
     if answer.status == "error":
         actual = answer.error or {}
         base.handled, base.actual_error = "refused", actual
@@ -596,8 +610,13 @@ def _degrade_offered(check: Check) -> list[dict[str, Any]]:
     """The case's payload expectations toward the check's target under other profile values, where this
     check expects a refusal: a faithful form under another policy (Gemini's ``parametersJsonSchema`` for a
     keyword its OpenAPI subset lacks). One that differs only in ``unsupported`` drops what has no form, which
-    is no faithful form of it."""
-    return [e for e, _, changed in _alternatives(check) if changed - {LOSSY_POLICY}]
+    is no faithful form of it; one graded ``may`` is an alternative the case tolerates, not a form it
+    recommends (a custom tool wrapped as a function is another tool)."""
+    return [
+        e
+        for e, _, changed in _alternatives(check)
+        if changed - {LOSSY_POLICY} and e.get("level", check.case.level) != "may"
+    ]
 
 
 def _translated_instead_of_refused(check: Check, payload: Any, output: WireVerdict, ms: float) -> CheckResult:
