@@ -258,6 +258,22 @@ def test_responses_null_parameters_are_an_empty_parameter_list(dialects: dict[st
     assert normalize(responses, "tools", [{**tool, "parameters": some}]) != empty
 
 
+def test_chat_empty_object_parameters_are_no_parameters(dialects: dict[str, Any]) -> None:
+    """Chat documents an omitted ``parameters`` as an empty parameter list; an empty object schema says the
+    same (the Vercel AI SDK always sends one)."""
+    chat = dialects["openai-chat"]
+    bare = [{"type": "function", "function": {"name": "f"}}]
+    for spelled in ({"type": "object"}, {"type": "object", "properties": {}}):
+        declared = [{"type": "function", "function": {"name": "f", "parameters": spelled}}]
+        assert normalize(chat, "tools", declared) == normalize(chat, "tools", bare)
+    some = {"type": "object", "properties": {"a": {"type": "string"}}}
+    with_some = [{"type": "function", "function": {"name": "f", "parameters": some}}]
+    assert normalize(chat, "tools", with_some) != normalize(chat, "tools", bare)
+    closed = {"type": "object", "properties": {}, "additionalProperties": False}
+    with_closed = [{"type": "function", "function": {"name": "f", "parameters": closed}}]
+    assert normalize(chat, "tools", with_closed) != normalize(chat, "tools", bare)
+
+
 def test_gemini_bare_object_parameters_are_no_parameters(dialects: dict[str, Any]) -> None:
     gemini = dialects["gemini"]
     bare = [{"functionDeclarations": [{"name": "f"}]}]
