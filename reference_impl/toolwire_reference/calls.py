@@ -274,6 +274,7 @@ CANONICAL_STOP_REASONS = (
     "other",
 )
 
+
 def decode_stop_reason(dialect: DialectRules, value: str, has_tool_calls: bool) -> str:
     """The canonical stop reason of a provider value (already checked to be a string), by the dialect's
     ``stop_reasons_in`` table."""

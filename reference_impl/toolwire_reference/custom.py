@@ -40,9 +40,10 @@ class FreeInput(str):
         return obj
 
 
-def has_custom_tools(target: DialectRules) -> bool:
-    """True when ``target`` has custom (free-form) tools and calls."""
-    return target.custom_tools
+def has_custom_tools(target: DialectRules, profile: Mapping[str, str] | None = None) -> bool:
+    """True when ``target`` has custom (free-form) tools and calls and, for a request under ``profile``,
+    receives them as they are (not under ``custom.tools=wrap`` toward a ``custom_wrapped`` dialect)."""
+    return target.custom_tools and not (target.custom_wrapped and profile is not None and wrapping(profile))
 
 
 def is_custom_call(part: Mapping[str, Any]) -> bool:
@@ -116,9 +117,10 @@ def wrapping(profile: Mapping[str, str]) -> bool:
 
 
 def for_target(tools: list[Tool], target: DialectRules, profile: Mapping[str, str]) -> list[Tool]:
-    """``tools`` as ``target`` receives them: unchanged, or (``custom.tools=wrap``, a target without
-    custom tools) with every custom tool made a function (:func:`wrapped_tool`)."""
-    if has_custom_tools(target) or not wrapping(profile) or not any(tool.custom for tool in tools):
+    """``tools`` as ``target`` receives them in a request: unchanged, or (``custom.tools=wrap``, a target
+    without custom tools or a ``custom_wrapped`` one) with every custom tool made a function
+    (:func:`wrapped_tool`)."""
+    if has_custom_tools(target, profile) or not wrapping(profile) or not any(tool.custom for tool in tools):
         return tools
     return [wrapped_tool(tool) if tool.custom else tool for tool in tools]
 

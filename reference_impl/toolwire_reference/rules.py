@@ -135,7 +135,9 @@ class DialectRules:
       canonical request takes more (``temperature``: Anthropic's and Bedrock's end at 1, OpenAI's and
       Gemini's at 2); a larger one is ``request.unsupported_field`` (degrade: the maximum);
     - ``custom_tools``: custom (free-form) tools and calls (``toolwire_reference.custom``); the others take
-      JSON objects only; ``custom_streams``: streams of custom calls too;
+      JSON objects only; ``custom_streams``: streams of custom calls too; ``custom_wrapped``: under
+      ``custom.tools=wrap`` a request's custom tools become functions even so (Chat Completions: a bridge
+      from Responses serves Chat backends that have no custom tools);
     - ``stream_thinking``: a stream may carry thinking (``stream.thinking=keep`` keeps it);
     - ``request_ignorable``: request members dropped silently on decode (transport, storage, accounting and
       caching hints that do not change what the model is asked); any other member without a canonical
@@ -157,6 +159,7 @@ class DialectRules:
     setting_maxima: Mapping[str, float] = field(default_factory=dict)
     custom_tools: bool = False
     custom_streams: bool = False
+    custom_wrapped: bool = False
     stream_thinking: bool = False
     request_ignorable: frozenset[str] = frozenset()
     request_default_values: Mapping[str, tuple] = field(default_factory=dict)

@@ -57,7 +57,7 @@ def validate_tools(
             raise fail(
                 "tool.missing_name", f"the tool has {what}; a tool needs a string name", tool.name_path
             )
-        if tool.custom and not has_custom_tools(target):
+        if tool.custom and not has_custom_tools(target, profile):
             raise refuse_tool(tool, target.name)
         if valid_name(tool.name) is None:
             raise _invalid_name(tool.name, target, tool.name_path)

@@ -16,8 +16,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .._json import MISSING, expect_object, invalid
-from ..calls import arguments_for_text
+from ..calls import arguments_for_text, arguments_to_text
 from ..choice import invalid_choice, read_flag, read_payload, refuse_or_degrade
+from ..custom import wrapped_arguments
 from ..errors import SchemaProblem, fail
 from ..model import Choice, Tool
 from ..profiles import degrading
@@ -156,9 +157,13 @@ def openai_tool(item: Any, i: int) -> dict:
     return obj
 
 
-def chat_call_body(part: Mapping[str, Any]) -> dict:
+def chat_call_body(part: Mapping[str, Any], wrap: bool = False) -> dict:
     """The ``type`` and body of a Chat ``tool_calls`` entry for a canonical tool_call part: a function
-    call's JSON-text arguments, or a custom (free-form) call's ``input``."""
+    call's JSON-text arguments, or a custom (free-form) call's ``input`` (with ``wrap``, a call of the
+    function the custom tool became: ``custom.tools=wrap`` in a request)."""
+    if "input" in part and wrap:
+        arguments = arguments_to_text(wrapped_arguments(part["input"]))
+        return {"type": "function", "function": {"name": part["name"], "arguments": arguments}}
     if "input" in part:
         return {"type": "custom", "custom": {"name": part["name"], "input": str(part["input"])}}
     return {"type": "function", "function": {"name": part["name"], "arguments": arguments_for_text(part)}}

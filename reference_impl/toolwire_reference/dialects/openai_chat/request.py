@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ... import custom
 from ... import messages as msgs
 from ..._json import MISSING, expect_object
 from ...errors import Segments
@@ -72,7 +73,7 @@ class OpenAIChatRequest(ChatRequestCodec):
         return None if file is None else {"type": "file", "file": file}
 
     def call_body(self, req: Request, part: dict, profile) -> dict:
-        return openai_common.chat_call_body(part)
+        return openai_common.chat_call_body(part, wrap=custom.wrapping(profile))
 
 
 CODEC = OpenAIChatRequest(RULES, openai_chat)

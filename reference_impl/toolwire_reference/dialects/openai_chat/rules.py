@@ -20,6 +20,7 @@ RULES = DialectRules(
     format_name_pattern=r"^[a-zA-Z0-9_-]{1,64}$",
     call_id_prefix="call_",
     custom_tools=True,
+    custom_wrapped=True,
     request_ignorable=frozenset(
         (
             "metadata",

@@ -83,6 +83,10 @@ def decode_tool_choice(payload: object, profile: Mapping[str, str]) -> Choice:
 
 
 def encode_tool_choice(choice: Choice, profile: Mapping[str, str]) -> dict:
+    """Chat's tool-choice members; under ``custom.tools=wrap`` a choice naming a custom tool names the
+    function it became."""
+    if custom.wrapping(profile):
+        choice = custom.without_custom_choice(choice, profile, NAME)
     return openai_common.encode_choice(
         choice,
         tool_ref=_tool_ref,
