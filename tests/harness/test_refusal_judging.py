@@ -15,7 +15,7 @@ from toolwire.corpus.capabilities import problems
 from toolwire.judge import run_check
 from toolwire.protocol import TranslationRefusal
 from toolwire.results import check_record
-from toolwire_reference import translate
+from toolwire_reference import translate, translate_stream
 
 
 @pytest.fixture(scope="module")
@@ -460,3 +460,63 @@ def test_an_output_is_reported_against_the_closest_undeclared_policy(checks: dic
     assert record["outcome"] == "failed", record
     assert "results.error-flag=drop" in record["message"] and "out of order" in (record.get("diff") or "")
     assert "Error: " not in (record.get("diff") or "")
+
+
+def with_thinking_first(events: list[Any], text: str) -> list[Any]:
+    """Anthropic ``events`` with a thinking block (``text``, an opaque signature) before every other block,
+    the blocks after it renumbered."""
+    out: list[Any] = []
+    for event in events:
+        data = copy.deepcopy(event["data"])
+        if "index" in data:
+            data["index"] += 1
+        out.append({**event, "data": data})
+        if data["type"] == "message_start":
+            thinking = [
+                {
+                    "type": "content_block_start",
+                    "index": 0,
+                    "content_block": {"type": "thinking", "thinking": ""},
+                },
+                {
+                    "type": "content_block_delta",
+                    "index": 0,
+                    "delta": {"type": "thinking_delta", "thinking": text},
+                },
+                {
+                    "type": "content_block_delta",
+                    "index": 0,
+                    "delta": {"type": "signature_delta", "signature": "rs_1"},
+                },
+                {"type": "content_block_stop", "index": 0},
+            ]
+            out += [{"event": d["type"], "data": d} for d in thinking]
+    return out
+
+
+def test_a_stream_accumulating_to_the_answer_of_an_undeclared_policy_passes(checks: dict[str, Any]) -> None:
+    """claude-code-router keeps a Responses reasoning summary as an Anthropic thinking block without
+    declaring ``stream.thinking``: the case expects that answer under ``keep``, a policy it did not declare
+    against. Declaring ``drop`` makes the same stream a failure."""
+    check_id = (
+        "streams/openai-responses-reasoning-summary-then-call-2025-12-capture[openai-responses>anthropic]"
+    )
+    summary = (
+        "**Calculating step-by-step using calculator**\n\nI'll compute 12 plus 7, then multiply the result "
+        "by 3, and finally multiply that by 10, reporting the final product."
+    )
+
+    def keep(kind: str, source: str, target: str, events: Any) -> Any:
+        return with_thinking_first(list(translate_stream(events, source=source, target=target)), summary)
+
+    record = run(checks, check_id, Behaviour(keep))
+    assert record["outcome"] == "passed" and record["handled"] == "another-policy"
+    assert "stream.thinking=keep" in record["message"]
+
+    class DeclaresDrop(Behaviour):
+        def capabilities(self) -> dict[str, Any]:
+            caps = super().capabilities()
+            caps["profiles"] = {**caps["profiles"], "stream.thinking": ["drop"]}
+            return caps
+
+    assert run(checks, check_id, DeclaresDrop(keep))["outcome"] == "failed"

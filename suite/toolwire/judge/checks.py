@@ -413,7 +413,7 @@ def _closest_policy(
     closer to (fewer differences): what is left is the defect, and the finding is titled by it, not by a
     difference the other policy accepts."""
     best = result
-    for expected, policy in _undeclared_policies(check, declared):
+    for expected, policy in undeclared_policies(check, declared):
         found = _against(check, expected, payload, output, result.duration_ms or 0.0)
         if found.outcome == "failed" and 0 < len(found.differences or []) < len(best.differences or []):
             found.message = (
@@ -445,19 +445,22 @@ def _another_policy(check: Check, payload: Any, output: WireVerdict, declared: f
     output matches, where it differs from the check's only in keys outside ``declared`` (the keys the
     implementation declared; none, for the degrade a case accepts where it expects a refusal), or None. An
     undeclared key states no policy, and every value of a key is a legitimate one."""
-    for alternative, policy in _undeclared_policies(check, declared):
+    for alternative, policy in undeclared_policies(check, declared):
         expected, actual = comparable(check, alternative, payload)
         if not compare(expected, actual, output.tolerate if output.extensions is not None else None):
             return policy
     return None
 
 
-def _undeclared_policies(check: Check, declared: frozenset[str]) -> Iterator[tuple[Any, str]]:
-    """Each payload expectation of the case toward the check's target under another profile that differs
-    from the check's only in keys outside ``declared``, with that profile (``k=v, …``)."""
-    for alternative, other, changed in _alternatives(check):
+def undeclared_policies(
+    check: Check, declared: frozenset[str], member: str = "payload"
+) -> Iterator[tuple[Any, str]]:
+    """Each payload expectation (``member``: ``accumulated`` for a stream's) of the case toward the check's
+    target under another profile that differs from the check's only in keys outside ``declared``, with that
+    profile (``k=v, …``)."""
+    for alternative, other, changed in _alternatives(check, member):
         if not changed & declared:
-            yield alternative["payload"], ", ".join(f"{k}={other.get(k)}" for k in sorted(changed))
+            yield alternative[member], ", ".join(f"{k}={other.get(k)}" for k in sorted(changed))
 
 
 def _against(check: Check, expected: Any, payload: Any, output: WireVerdict, ms: float) -> CheckResult:
@@ -475,9 +478,11 @@ def _against(check: Check, expected: Any, payload: Any, output: WireVerdict, ms:
     )
 
 
-def _alternatives(check: Check) -> list[tuple[dict[str, Any], dict[str, Any], set[str]]]:
-    """The case's payload expectations toward the check's target under another profile, each with that
-    profile (resolved) and the keys whose values differ from the check's."""
+def _alternatives(
+    check: Check, member: str = "payload"
+) -> list[tuple[dict[str, Any], dict[str, Any], set[str]]]:
+    """The case's payload expectations (those with ``member``) toward the check's target under another
+    profile, each with that profile (resolved) and the keys whose values differ from the check's."""
 
     def resolved(when: dict[str, Any] | None) -> dict[str, Any]:
         return resolve_profile(check.profiles, when) if check.profiles else {**check.defaults, **(when or {})}
@@ -485,7 +490,7 @@ def _alternatives(check: Check) -> list[tuple[dict[str, Any], dict[str, Any], se
     own = resolved(check.when)
     out = []
     for e in check.case.expect:
-        if e.get("dialect") != check.target or "payload" not in e:
+        if e.get("dialect") != check.target or member not in e:
             continue
         other = resolved(e.get("when"))
         changed = {k for k in set(own) | set(other) if own.get(k) != other.get(k)}

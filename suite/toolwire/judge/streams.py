@@ -48,6 +48,7 @@ from .checks import (
     passes_through,
     read_by_client,
     truncation_passed_on,
+    undeclared_policies,
 )
 
 __all__ = ["ObservedEvents", "run_stream_check"]
@@ -184,7 +185,30 @@ def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
             "what the upstream sent, so nothing can have changed meaning"
         )
         return _passed_anyway(result, answer, "unchanged", label + why)
+    policy = _accumulated_policy(check, answer.payload, frozenset(caps.get("profiles") or {}))
+    if result.wire_valid and policy is not None:
+        why = (
+            f"the stream keeps its grammar and accumulates to the answer the case expects under {policy}, a "
+            "policy the implementation did not declare against: profiles are choices on which correct "
+            "translators differ"
+        )
+        return _passed_anyway(result, answer, "another-policy", label + why)
     return result
+
+
+def _accumulated_policy(check: Any, output: list[Any], declared: frozenset[str]) -> str | None:
+    """The profile (``k=v, …``) under which the case expects the answer ``output`` accumulates to, where
+    it differs from the check's only in keys outside ``declared``, or None."""
+    try:
+        accumulated = accumulate(output, check.target)
+    except StreamError:
+        return None
+    client = read_by_client(check.target, "response", accumulated, check.schemas_root)
+    for alternative, policy in undeclared_policies(check, declared, "accumulated"):
+        expected, actual = comparable(check, alternative, accumulated)
+        if not compare(expected, actual, client.tolerate):
+            return policy
+    return None
 
 
 def _passed_anyway(result: CheckResult, answer: Any, handled: str, message: str) -> CheckResult:
