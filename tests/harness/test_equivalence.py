@@ -699,9 +699,14 @@ def test_an_empty_gemini_text_part_is_no_part(dialects: dict[str, Any]) -> None:
 def test_reasoning_handed_back_on_a_chat_message_is_read_past(dialects: dict[str, Any]) -> None:
     chat = dialects["openai-chat"]
     plain = {"messages": [{"role": "assistant", "content": "Yes."}]}
-    handed = {"messages": [{"role": "assistant", "content": "Yes.", "reasoning_content": "Check 31."}]}
-    assert normalize(chat, "request", handed) == normalize(chat, "request", plain)
-    assert wire.validate("openai-chat", "request", handed) == []
+    handed_back = (
+        ("reasoning_content", "Check 31."),
+        ("thinking", {"content": "Check 31.", "signature": "E"}),
+    )
+    for member, value in handed_back:
+        handed = {"messages": [{"role": "assistant", "content": "Yes.", member: value}]}
+        assert normalize(chat, "request", handed) == normalize(chat, "request", plain)
+        assert wire.validate("openai-chat", "request", handed) == []
     leaked = {"messages": [{"role": "assistant", "content": "Check 31.\n\nYes."}]}
     assert normalize(chat, "request", leaked) != normalize(chat, "request", plain)
 
