@@ -520,3 +520,18 @@ def test_a_stream_accumulating_to_the_answer_of_an_undeclared_policy_passes(chec
             return caps
 
     assert run(checks, check_id, DeclaresDrop(keep))["outcome"] == "failed"
+
+
+def test_a_translation_neither_refused_nor_the_degrade_is_titled_by_what_sets_it_apart(
+    checks: dict[str, Any],
+) -> None:
+    """claude-code-router sends Anthropic's ``any`` with ``disable_parallel_tool_use`` to Gemini as an empty
+    config: the case accepts dropping the flag (mode ANY), so the failure names the lost mode."""
+    check_id = "choice/canonical-required-parallel-false[anthropic>gemini]"
+
+    def empty_config(kind: str, source: str, target: str, payload: Any) -> Any:
+        return {"toolConfig": {"functionCallingConfig": {}}}
+
+    record = run(checks, check_id, Behaviour(empty_config))
+    assert record["outcome"] == "failed" and "the closest degrade the case accepts" in record["message"]
+    assert [d["pointer"] for d in record["differences"]] == ["/toolConfig/functionCallingConfig/mode"]

@@ -680,14 +680,38 @@ def _translated_instead_of_refused(check: Check, payload: Any, output: WireVerdi
         found = f"; the {check.target} provider accepts this output, so the input's meaning changed silently"
     else:
         found = f"; a {check.target} client reads this output as a valid answer that says something else"
+    message = f"translated where a refusal with {want.get('code')!r}{where} was expected{found}"
+    closest = _closest_degrade(check, payload, output, ms) if output.wire_valid is not False else None
+    if closest is not None:
+        closest.message = f"{message}; {closest.message}"
+        return closest
     return CheckResult(
         "failed",
         wire_valid=output.wire_valid,
         wire_errors=output.wire_errors,
         duration_ms=ms,
-        message=f"translated where a refusal with {want.get('code')!r}{where} was expected{found}",
+        message=message,
         diff="output: " + clip(json.dumps(payload, ensure_ascii=False), 2000),
     )
+
+
+def _closest_degrade(check: Check, payload: Any, output: WireVerdict, ms: float) -> CheckResult | None:
+    """The failure against the degrade the case accepts (under another profile value) that the output is
+    closest to, where a refusal is expected and the output is neither: what sets it apart from an accepted
+    translation is the defect, and the finding is titled by it (claude-code-router losing Anthropic's
+    ``any`` toward Gemini, not its not refusing the parallel flag the degrade drops). None for a stream, or
+    where the case accepts no degrade."""
+    if check.kind == "stream":
+        return None
+    best: CheckResult | None = None
+    for expected, policy in undeclared_policies(check, frozenset()):
+        found = _against(check, expected, payload, output, ms)
+        if found.outcome != "failed" or not found.differences:
+            continue
+        if best is None or len(found.differences) < len(best.differences or []):
+            found.message = f"the closest degrade the case accepts, under {policy}: {found.message}"
+            best = found
+    return best
 
 
 def _left_to_provider(output: WireVerdict, ms: float, why: str) -> CheckResult:
