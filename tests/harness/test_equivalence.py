@@ -727,3 +727,11 @@ def test_reasoning_on_a_chat_response_message_is_read_past(dialects: dict[str, A
         ]
     }
     assert normalize(chat, "response", extra) == normalize(chat, "response", plain)
+
+
+def test_a_chat_response_service_tier_is_read_past(dialects: dict[str, Any]) -> None:
+    chat = dialects["openai-chat"]
+    plain = {"choices": [{"message": {"role": "assistant", "content": "Yes."}}]}
+    served = {**plain, "service_tier": "default", "system_fingerprint": "fp_1"}
+    assert normalize(chat, "response", served) == normalize(chat, "response", plain)
+    assert normalize(chat, "request", {"service_tier": "flex"}) != normalize(chat, "request", {})
