@@ -735,3 +735,34 @@ def test_a_chat_response_service_tier_is_read_past(dialects: dict[str, Any]) -> 
     served = {**plain, "service_tier": "default", "system_fingerprint": "fp_1"}
     assert normalize(chat, "response", served) == normalize(chat, "response", plain)
     assert normalize(chat, "request", {"service_tier": "flex"}) != normalize(chat, "request", {})
+
+
+def test_a_gemini_system_instruction_with_the_sdks_user_role_is_the_system_instruction(
+    dialects: dict[str, Any],
+) -> None:
+    gemini = dialects["gemini"]
+    plain = {"systemInstruction": {"parts": [{"text": "Be brief."}]}}
+    as_sdk = {"systemInstruction": {"role": "user", "parts": [{"text": "Be brief."}]}}
+    assert normalize(gemini, "request", as_sdk) == normalize(gemini, "request", plain)
+    as_model = {"systemInstruction": {"role": "model", "parts": [{"text": "Be brief."}]}}
+    assert normalize(gemini, "request", as_model) != normalize(gemini, "request", plain)
+
+
+def test_a_completed_status_on_a_responses_output_item_says_what_none_says(dialects: dict[str, Any]) -> None:
+    responses = dialects["openai-responses"]
+    item = {"type": "reasoning", "id": "rs_1", "summary": []}
+    plain = {"status": "completed", "output": [item]}
+    assert normalize(responses, "response", {**plain, "output": [{**item, "status": "completed"}]}) == (
+        normalize(responses, "response", plain)
+    )
+    cut = {**plain, "output": [{**item, "status": "incomplete"}]}
+    assert normalize(responses, "response", cut) != normalize(responses, "response", plain)
+
+
+def test_a_blank_bedrock_tool_description_is_none(dialects: dict[str, Any]) -> None:
+    bedrock = dialects["bedrock-converse"]
+    spec = {"name": "f", "inputSchema": {"json": {"type": "object"}}}
+    blank = [{"toolSpec": {**spec, "description": " "}}]
+    assert normalize(bedrock, "tools", blank) == normalize(bedrock, "tools", [{"toolSpec": spec}])
+    named = [{"toolSpec": {**spec, "description": "f"}}]
+    assert normalize(bedrock, "tools", named) != normalize(bedrock, "tools", [{"toolSpec": spec}])
