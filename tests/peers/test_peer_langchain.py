@@ -127,18 +127,6 @@ def test_anthropic_history_reaches_chat_openai_as_tool_calls_and_tool_messages()
             "request",
             {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}], "web_search_options": {}},
         ),
-        (  # a legacy function-role message belongs to the same deprecated API: refused before it is read
-            "request",
-            {
-                "model": "gpt-4o",
-                "functions": [{"name": "f", "parameters": {"type": "object", "properties": {}}}],
-                "messages": [
-                    {"role": "user", "content": "hi"},
-                    {"role": "assistant", "content": None, "function_call": {"name": "f", "arguments": "{}"}},
-                    {"role": "function", "name": "f", "content": "42"},
-                ],
-            },
-        ),
     ],
 )
 def test_another_providers_members_are_not_handed_to_chat_anthropic(

@@ -40,14 +40,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocol import UNSUPPORTED, TranslationRefusal
-from ._common import (
-    LEGACY_FUNCTIONS,
-    PeerTranslator,
-    choice_tools,
-    dump,
-    family_model,
-    refuse_unsupported_members,
-)
+from ._common import PeerTranslator, choice_tools, dump, family_model, refuse_unsupported_members
 
 DEFAULT_MODEL = {"anthropic": "claude-sonnet-4-5", "openai-chat": "gpt-4.1", "openai-responses": "gpt-4.1"}
 MINIMAL = {
@@ -100,11 +93,6 @@ def _payload(source: str, target: str, body: dict[str, Any]) -> Any:
         stop = [stop]
     if source == "anthropic" and body.get("system") is not None:  # a system message in the same converter
         messages = [{"role": "system", "content": body.pop("system")}, *(messages or [])]
-    legacy = [k for k in LEGACY_FUNCTIONS if k in body]
-    if legacy and (target == "anthropic" or target == "openai-responses"):
-        # role "function" messages belong to the same deprecated API as `functions`: no user of a chat model
-        # without it hands them over, so its crash on them is not LangChain's either
-        refuse_unsupported_members(_FOREIGN_TO[target], body, tuple(legacy))
     history = convert_to_messages(_openai_messages(source, messages))
     settings.update(_fields(target, body))
     foreign = _foreign_members(source, target, body)
@@ -152,21 +140,16 @@ def _fields(target: str, body: dict[str, Any]) -> dict[str, Any]:
     return {k: body.pop(k) for k in list(body) if k in ChatOpenAI.model_fields and k not in _NOT_FIELDS}
 
 
-#: the chat model a request member of another API reaches, by target
-_FOREIGN_TO = {
-    "anthropic": "ChatAnthropic for OpenAI request members",
-    "openai-responses": "ChatOpenAI toward the Responses API",
-}
-
-
 def _foreign_members(source: str, target: str, body: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
     """The members left in ``body`` that belong to another API than the chat model's (an OpenAI
     ``web_search_options`` for ``ChatAnthropic``, a Chat-only ``function_call`` toward the Responses API),
     taken out, with the model they were meant for; None when there are none. No user passes them as the
     call's keywords: LangChain has no counterpart for them there, so the check is not LangChain's to pass
     or fail (once the library has read the rest)."""
-    if (target == "anthropic" and source != "anthropic") or target == "openai-responses":
-        where = _FOREIGN_TO[target]
+    if target == "anthropic" and source != "anthropic":
+        where = "ChatAnthropic for OpenAI request members"
+    elif target == "openai-responses":
+        where = "ChatOpenAI toward the Responses API"
     else:
         return None
     found = {k: body.pop(k) for k in list(body)}
