@@ -696,15 +696,17 @@ def _translated_instead_of_refused(check: Check, payload: Any, output: WireVerdi
 
 
 def _closest_degrade(check: Check, payload: Any, output: WireVerdict, ms: float) -> CheckResult | None:
-    """The failure against the degrade the case accepts (under another profile value) that the output is
-    closest to, where a refusal is expected and the output is neither: what sets it apart from an accepted
-    translation is the defect, and the finding is titled by it (claude-code-router losing Anthropic's
-    ``any`` toward Gemini, not its not refusing the parallel flag the degrade drops). None for a stream, or
-    where the case accepts no degrade."""
+    """The failure against the degrade the case accepts (under ``unsupported=degrade`` alone: the output the
+    refusal would have been under that policy) that the output is closest to, where a refusal is expected
+    and the output is neither: what sets it apart from an accepted translation is the defect, and the finding
+    is titled by it (claude-code-router losing Anthropic's ``any`` toward Gemini, not its not refusing the
+    parallel flag the degrade drops). None for a stream, or where the case accepts no such degrade."""
     if check.kind == "stream":
         return None
     best: CheckResult | None = None
     for expected, policy in undeclared_policies(check, frozenset()):
+        if policy.split("=", 1)[0] != LOSSY_POLICY:  # another policy's form says nothing about this one
+            continue
         found = _against(check, expected, payload, output, ms)
         if found.outcome != "failed" or not found.differences:
             continue
