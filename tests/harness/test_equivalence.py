@@ -766,3 +766,11 @@ def test_a_blank_bedrock_tool_description_is_none(dialects: dict[str, Any]) -> N
     assert normalize(bedrock, "tools", blank) == normalize(bedrock, "tools", [{"toolSpec": spec}])
     named = [{"toolSpec": {**spec, "description": "f"}}]
     assert normalize(bedrock, "tools", named) != normalize(bedrock, "tools", [{"toolSpec": spec}])
+
+
+def test_an_empty_gemini_function_calling_config_is_the_automatic_default(dialects: dict[str, Any]) -> None:
+    gemini = dialects["gemini"]
+    empty = {"toolConfig": {"functionCallingConfig": {}}}
+    assert normalize(gemini, "tool_choice", empty) == normalize(gemini, "tool_choice", {})
+    forced = {"toolConfig": {"functionCallingConfig": {"mode": "ANY"}}}
+    assert normalize(gemini, "tool_choice", forced) != normalize(gemini, "tool_choice", empty)
