@@ -526,7 +526,8 @@ def test_a_translation_neither_refused_nor_the_degrade_is_titled_by_what_sets_it
     checks: dict[str, Any],
 ) -> None:
     """claude-code-router sends Anthropic's ``any`` with ``disable_parallel_tool_use`` to Gemini as an empty
-    config: the case accepts dropping the flag (mode ANY), so the failure names the lost mode."""
+    config (the automatic default): the case accepts dropping the flag (mode ANY), so the failure names the
+    lost forced choice, not the flag."""
     check_id = "choice/canonical-required-parallel-false[anthropic>gemini]"
 
     def empty_config(kind: str, source: str, target: str, payload: Any) -> Any:
@@ -534,4 +535,5 @@ def test_a_translation_neither_refused_nor_the_degrade_is_titled_by_what_sets_it
 
     record = run(checks, check_id, Behaviour(empty_config))
     assert record["outcome"] == "failed" and "the closest degrade the case accepts" in record["message"]
-    assert [d["pointer"] for d in record["differences"]] == ["/toolConfig/functionCallingConfig/mode"]
+    assert [d["pointer"] for d in record["differences"]] == ["/toolConfig"]
+    assert '"ANY"' in record["differences"][0]["expected"]
