@@ -537,3 +537,26 @@ def test_a_translation_neither_refused_nor_the_degrade_is_titled_by_what_sets_it
     assert record["outcome"] == "failed" and "the closest degrade the case accepts" in record["message"]
     assert [d["pointer"] for d in record["differences"]] == ["/toolConfig"]
     assert '"ANY"' in record["differences"][0]["expected"]
+
+
+def test_a_stream_failure_is_titled_against_the_closest_undeclared_policy(checks: dict[str, Any]) -> None:
+    """claude-code-router keeps the reasoning as thinking (``stream.thinking=keep`` accepts it) and zeroes
+    the usage: the failure names the usage, not the thinking block."""
+    check_id = (
+        "streams/openai-responses-reasoning-summary-then-call-2025-12-capture[openai-responses>anthropic]"
+    )
+    summary = (
+        "**Calculating step-by-step using calculator**\n\nI'll compute 12 plus 7, then multiply the result "
+        "by 3, and finally multiply that by 10, reporting the final product."
+    )
+
+    def keep_without_usage(kind: str, source: str, target: str, events: Any) -> Any:
+        out = with_thinking_first(list(translate_stream(events, source=source, target=target)), summary)
+        for event in out:
+            if event["data"].get("type") == "message_delta":
+                event["data"]["usage"] = {"input_tokens": 0, "output_tokens": 0}
+        return out
+
+    record = run(checks, check_id, Behaviour(keep_without_usage))
+    assert record["outcome"] == "failed" and "stream.thinking=keep" in record["message"]
+    assert {d["pointer"] for d in record["differences"]} == {"/usage/input_tokens", "/usage/output_tokens"}
