@@ -339,3 +339,33 @@ def test_a_done_after_a_responses_stream_changes_nothing_a_client_accumulates() 
     events = descriptor("openai-responses")["minimal_reply"]["stream"]
     done = [{"data": "[DONE]"}]
     assert accumulate(events + done, "openai-responses") == accumulate(events, "openai-responses")
+
+
+@pytest.mark.parametrize(
+    ("path", "status"),
+    [("/v1/responses", "unsupported"), ("/v1/messages", "crash")],
+)
+def test_a_proxy_calling_another_api_of_the_same_provider_is_no_crash(
+    tmp_path: Path, path: str, status: str
+) -> None:
+    """LiteLLM sends a reasoning model on its Chat route to the Responses API: the mock serves only Chat, so
+    the check has nothing to judge; a call to another provider's API stays a crash."""
+    config = tmp_path / "chat.toml"
+    config.write_text(
+        'client_dialect = "anthropic"\nupstream_dialect = "openai-chat"\nurl = "http://127.0.0.1:9"\n',
+        encoding="utf-8",
+    )
+    adapter = load_adapter(f"http:{config}")
+    problem = f"the proxy sent POST {path} to the openai-chat upstream; expected /v1/chat/completions"
+
+    def fake_send(plan: object, body: dict, stream: bool) -> tuple[int, bytes, dict]:
+        return 404, b"", {"problem": problem, "path": path, "stream": False, "body": {}}
+
+    try:
+        adapter._send = fake_send  # type: ignore[method-assign]
+        request = {"model": "m", "max_tokens": 8, "messages": [{"role": "user", "content": "hi"}]}
+        answer = adapter.translate("request", "anthropic", "openai-chat", request, {})
+    finally:
+        adapter.close()
+    assert answer.status == status
+    assert path in (answer.reason or answer.crash or "")

@@ -94,7 +94,7 @@ import tomllib
 from collections.abc import Callable
 from typing import Any
 
-from ..endpoints import PROVIDER_DIALECTS, http_client
+from ..endpoints import PROVIDER_DIALECTS, http_client, is_dialect_path
 from ..http_errors import error_status
 from ..jsonvalue import clip
 from ..paths import corpus_dir, unlocalize
@@ -484,10 +484,34 @@ class HttpAdapter(Adapter):
     def _check_recorded(self, recorded: Any, status: int, raw: bytes, stream: bool) -> None:
         if recorded is None:
             self._refuse_or_crash(status, raw, "without calling the upstream")
-        if recorded["problem"]:
-            raise RuntimeError(recorded["problem"])
+        self._upstream_problem(recorded)
         if stream and not recorded["stream"]:
             raise RuntimeError("the proxy did not ask the upstream for a stream for a streaming request")
+
+    def _upstream_problem(self, recorded: dict[str, Any]) -> None:
+        """Raise what was wrong with the request the proxy sent its upstream, if anything. A proxy that called
+        another API of the same provider (LiteLLM bridges a reasoning model on its Chat route to the Responses
+        API) made a routing choice the provider serves; this recipe's mock serves one API, so there is nothing
+        to judge (``protocol.unsupported``): a recipe with that upstream dialect judges the route."""
+        problem = recorded["problem"]
+        if not problem:
+            return
+        provider = self.upstream.split("-")[0]
+        other = next(
+            (
+                d
+                for d in PROVIDER_DIALECTS
+                if d != self.upstream and d.split("-")[0] == provider and is_dialect_path(d, recorded["path"])
+            ),
+            None,
+        )
+        if other is not None:
+            raise TranslationRefusal(
+                UNSUPPORTED,
+                f"{problem}: the proxy chose the {other} API of the same provider for this request, which "
+                f"this recipe's {self.upstream} upstream does not serve",
+            )
+        raise RuntimeError(problem)
 
     def _refuse_unasked(self, asking: dict[str, Any], recorded: Any) -> None:
         """Skip a check whose client request asked for what the reply answers (``asking``) where the proxy
@@ -542,8 +566,7 @@ class HttpAdapter(Adapter):
             status, raw, recorded = self._send(None, self._routed(payload), False)
             if recorded is None:
                 self._refuse_or_crash(status, raw, "without calling the upstream")
-            if recorded["problem"]:
-                raise RuntimeError(recorded["problem"])
+            self._upstream_problem(recorded)
             body = recorded["body"]
             if body is None:
                 raise RuntimeError(f"the proxy sent the upstream a body that is not JSON: {recorded['raw']}")
