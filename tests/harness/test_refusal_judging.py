@@ -462,6 +462,16 @@ def test_an_output_is_reported_against_the_closest_undeclared_policy(checks: dic
     assert "Error: " not in (record.get("diff") or "")
 
 
+#: a recorded Responses stream whose reasoning summary precedes a call, and that summary
+REASONING_STREAM = (
+    "streams/openai-responses-reasoning-summary-then-call-2025-12-capture[openai-responses>anthropic]"
+)
+SUMMARY = (
+    "**Calculating step-by-step using calculator**\n\nI'll compute 12 plus 7, then multiply the result "
+    "by 3, and finally multiply that by 10, reporting the final product."
+)
+
+
 def with_thinking_first(events: list[Any], text: str) -> list[Any]:
     """Anthropic ``events`` with a thinking block (``text``, an opaque signature) before every other block,
     the blocks after it renumbered."""
@@ -498,18 +508,11 @@ def test_a_stream_accumulating_to_the_answer_of_an_undeclared_policy_passes(chec
     """claude-code-router keeps a Responses reasoning summary as an Anthropic thinking block without
     declaring ``stream.thinking``: the case expects that answer under ``keep``, a policy it did not declare
     against. Declaring ``drop`` makes the same stream a failure."""
-    check_id = (
-        "streams/openai-responses-reasoning-summary-then-call-2025-12-capture[openai-responses>anthropic]"
-    )
-    summary = (
-        "**Calculating step-by-step using calculator**\n\nI'll compute 12 plus 7, then multiply the result "
-        "by 3, and finally multiply that by 10, reporting the final product."
-    )
 
     def keep(kind: str, source: str, target: str, events: Any) -> Any:
-        return with_thinking_first(list(translate_stream(events, source=source, target=target)), summary)
+        return with_thinking_first(list(translate_stream(events, source=source, target=target)), SUMMARY)
 
-    record = run(checks, check_id, Behaviour(keep))
+    record = run(checks, REASONING_STREAM, Behaviour(keep))
     assert record["outcome"] == "passed" and record["handled"] == "another-policy"
     assert "stream.thinking=keep" in record["message"]
 
@@ -519,7 +522,7 @@ def test_a_stream_accumulating_to_the_answer_of_an_undeclared_policy_passes(chec
             caps["profiles"] = {**caps["profiles"], "stream.thinking": ["drop"]}
             return caps
 
-    assert run(checks, check_id, DeclaresDrop(keep))["outcome"] == "failed"
+    assert run(checks, REASONING_STREAM, DeclaresDrop(keep))["outcome"] == "failed"
 
 
 def test_a_translation_neither_refused_nor_the_degrade_is_titled_by_what_sets_it_apart(
@@ -542,21 +545,14 @@ def test_a_translation_neither_refused_nor_the_degrade_is_titled_by_what_sets_it
 def test_a_stream_failure_is_titled_against_the_closest_undeclared_policy(checks: dict[str, Any]) -> None:
     """claude-code-router keeps the reasoning as thinking (``stream.thinking=keep`` accepts it) and zeroes
     the usage: the failure names the usage, not the thinking block."""
-    check_id = (
-        "streams/openai-responses-reasoning-summary-then-call-2025-12-capture[openai-responses>anthropic]"
-    )
-    summary = (
-        "**Calculating step-by-step using calculator**\n\nI'll compute 12 plus 7, then multiply the result "
-        "by 3, and finally multiply that by 10, reporting the final product."
-    )
 
     def keep_without_usage(kind: str, source: str, target: str, events: Any) -> Any:
-        out = with_thinking_first(list(translate_stream(events, source=source, target=target)), summary)
+        out = with_thinking_first(list(translate_stream(events, source=source, target=target)), SUMMARY)
         for event in out:
             if event["data"].get("type") == "message_delta":
                 event["data"]["usage"] = {"input_tokens": 0, "output_tokens": 0}
         return out
 
-    record = run(checks, check_id, Behaviour(keep_without_usage))
+    record = run(checks, REASONING_STREAM, Behaviour(keep_without_usage))
     assert record["outcome"] == "failed" and "stream.thinking=keep" in record["message"]
     assert {d["pointer"] for d in record["differences"]} == {"/usage/input_tokens", "/usage/output_tokens"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -412,12 +412,21 @@ def _closest_policy(
     """``result``, or the failure against the expectation of an undeclared policy that the output is
     closer to (fewer differences): what is left is the defect, and the finding is titled by it, not by a
     difference the other policy accepts."""
+    ms = result.duration_ms or 0.0
+    tried = ((_against(check, e, payload, output, ms), p) for e, p in undeclared_policies(check, declared))
+    return closest_failure(result, tried, "the expectation")
+
+
+def closest_failure(
+    result: CheckResult, tried: Iterable[tuple[CheckResult, str]], against: str, label: str = ""
+) -> CheckResult:
+    """``result``, or the failure among ``tried`` (each judged against ``against`` under an undeclared
+    policy) with the fewest differences, fewer than ``result``'s, its message saying so."""
     best = result
-    for expected, policy in undeclared_policies(check, declared):
-        found = _against(check, expected, payload, output, result.duration_ms or 0.0)
+    for found, policy in tried:
         if found.outcome == "failed" and 0 < len(found.differences or []) < len(best.differences or []):
             found.message = (
-                f"{found.message}, against the expectation under {policy} (a policy the "
+                f"{label}{found.message}, against {against} under {policy} (a policy the "
                 "implementation did not declare against), the closest one"
             )
             best = found

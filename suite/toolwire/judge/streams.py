@@ -42,6 +42,7 @@ from ..streams.payload import StreamError, stream_events
 from .checks import (
     CheckResult,
     WireVerdict,
+    closest_failure,
     comparable,
     garbage_in,
     judge,
@@ -206,17 +207,12 @@ def _closest_policy(check: Any, output: list[Any], declared: frozenset[str], res
     closer to (fewer differences), so the finding is titled by what is left (claude-code-router keeps the
     reasoning as thinking, which ``stream.thinking=keep`` accepts, and zeroes the usage: the usage is the
     defect)."""
-    best = result
-    for alternative, policy in undeclared_policies(check, declared, "accumulated"):
-        ms = result.duration_ms or 0.0
-        found = _judge_output(check, output, ms, compare_events=False, expected=alternative)
-        if found.outcome == "failed" and 0 < len(found.differences or []) < len(best.differences or []):
-            found.message = (
-                f"{label}{found.message}, against the answer expected under {policy} (a policy the "
-                "implementation did not declare against), the closest one"
-            )
-            best = found
-    return best
+    ms = result.duration_ms or 0.0
+    tried = (
+        (_judge_output(check, output, ms, compare_events=False, expected=alternative), policy)
+        for alternative, policy in undeclared_policies(check, declared, "accumulated")
+    )
+    return closest_failure(result, tried, "the answer expected", label)
 
 
 def _accumulated_policy(check: Any, output: list[Any], declared: frozenset[str]) -> str | None:
