@@ -383,24 +383,22 @@ def judge(
             "provider's error instead of a refusal",
         )
     if result.outcome == "failed" and _unchanged(check, payload, output):
-        return CheckResult(
-            "passed",
-            wire_valid=output.wire_valid,
-            duration_ms=ms,
-            handled="unchanged",
-            message=f"valid {check.source} input passed on unchanged to a {check.target} reader: it reads "
-            "exactly what the client wrote, so nothing can have changed meaning",
+        return handled_pass(
+            "unchanged",
+            f"valid {check.source} input passed on unchanged to a {check.target} reader: it reads exactly "
+            "what the client wrote, so nothing can have changed meaning",
+            output.wire_valid,
+            ms,
         )
     if result.outcome == "failed" and declared is not None and output.wire_valid is not False:
         policy = _another_policy(check, payload, output, declared)
         if policy is not None:
-            return CheckResult(
-                "passed",
-                wire_valid=output.wire_valid,
-                duration_ms=ms,
-                handled="another-policy",
-                message=f"the output the case expects under {policy}, a policy the implementation did not "
-                "declare against: profiles are choices on which correct translators differ",
+            return handled_pass(
+                "another-policy",
+                f"the output the case expects under {policy}, a policy the implementation did not declare "
+                "against: profiles are choices on which correct translators differ",
+                output.wire_valid,
+                ms,
             )
         return _closest_policy(check, payload, output, declared, result)
     return result
@@ -655,13 +653,12 @@ def _translated_instead_of_refused(check: Check, payload: Any, output: WireVerdi
     degrades = _degrade_offered(check)
     policy = _another_policy(check, payload, output, frozenset()) if output.wire_valid is not False else None
     if policy is not None:
-        return CheckResult(
-            "passed",
-            wire_valid=output.wire_valid,
-            duration_ms=ms,
-            handled="accepted-degrade",
-            message=f"the degrade the case accepts under {policy}, where a refusal "
-            f"with {want.get('code')!r}{where} is expected under this profile",
+        return handled_pass(
+            "accepted-degrade",
+            f"the degrade the case accepts under {policy}, where a refusal with {want.get('code')!r}{where} "
+            "is expected under this profile",
+            output.wire_valid,
+            ms,
         )
     if output.wire_valid is False and check.kind in READ_BY_PROVIDERS and not degrades:
         return _left_to_provider(
@@ -673,13 +670,12 @@ def _translated_instead_of_refused(check: Check, payload: Any, output: WireVerdi
         )
     broken = truncation_passed_on(check, payload) if want.get("code") == "stream.truncated" else None
     if check.kind == "stream" and broken:
-        return CheckResult(
-            "passed",
-            wire_valid=output.wire_valid,
-            duration_ms=ms,
-            handled="forwarded",
-            message=f"the truncated source stream is passed on: the {check.target} output {broken}, "
-            "so the client sees that the answer did not end normally",
+        return handled_pass(
+            "forwarded",
+            f"the truncated source stream is passed on: the {check.target} output {broken}, so the client "
+            "sees that the answer did not end normally",
+            output.wire_valid,
+            ms,
         )
     if output.wire_valid is False:
         found = f"; the {check.target} wire schema rejects the output ({output.wire_errors[0]})"
@@ -712,17 +708,23 @@ def _closest_degrade(check: Check, payload: Any, output: WireVerdict, ms: float)
     parallel flag the degrade drops). None for a stream, or where the case accepts no such degrade."""
     if check.kind == "stream":
         return None
-    best: CheckResult | None = None
-    for expected, policy in undeclared_policies(check, frozenset()):
-        if policy.split("=", 1)[0] != LOSSY_POLICY:  # another policy's form says nothing about this one
-            continue
-        found = _against(check, expected, payload, output, ms)
-        if found.outcome != "failed" or not found.differences:
-            continue
-        if best is None or len(found.differences) < len(best.differences or []):
-            found.message = f"the closest degrade the case accepts, under {policy}: {found.message}"
-            best = found
+    tried = [  # another policy's form says nothing about this one
+        (_against(check, e["payload"], payload, output, ms), f"{LOSSY_POLICY}={other.get(LOSSY_POLICY)}")
+        for e, other, changed in _alternatives(check)
+        if changed == {LOSSY_POLICY}
+    ]
+    failed = [(found, policy) for found, policy in tried if found.outcome == "failed" and found.differences]
+    if not failed:
+        return None
+    best, policy = min(failed, key=lambda pair: len(pair[0].differences or []))
+    best.message = f"the closest degrade the case accepts, under {policy}: {best.message}"
     return best
+
+
+def handled_pass(handled: str, message: str, wire_valid: bool | None, ms: float) -> CheckResult:
+    """A pass for an output that a rule of "Error expectations" or "Undeclared policies" accepts where the
+    plain comparison would fail, recorded as ``handled`` (one of :data:`HANDLED`)."""
+    return CheckResult("passed", wire_valid=wire_valid, duration_ms=ms, handled=handled, message=message)
 
 
 def _left_to_provider(output: WireVerdict, ms: float, why: str) -> CheckResult:

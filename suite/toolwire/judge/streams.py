@@ -45,6 +45,7 @@ from .checks import (
     closest_failure,
     comparable,
     garbage_in,
+    handled_pass,
     judge,
     passes_through,
     read_by_client,
@@ -183,13 +184,13 @@ def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
             f"the {check.target} output {broken}, so the client sees that the answer did not end normally: "
             "the stream's form of the refusal the case accepts as well as its payload"
         )
-        return _passed_anyway(result, answer, "forwarded", label + why)
+        return handled_pass("forwarded", label + why, result.wire_valid, answer.duration_ms)
     if _passed_on_unchanged(check, events, answer.payload):
         why = (
             f"valid {check.source} stream passed on unchanged to a {check.target} client: it reads exactly "
             "what the upstream sent, so nothing can have changed meaning"
         )
-        return _passed_anyway(result, answer, "unchanged", label + why)
+        return handled_pass("unchanged", label + why, result.wire_valid, answer.duration_ms)
     declared = frozenset(caps.get("profiles") or {})
     policy = _accumulated_policy(check, answer.payload, declared)
     if result.wire_valid and policy is not None:
@@ -198,7 +199,7 @@ def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
             "policy the implementation did not declare against: profiles are choices on which correct "
             "translators differ"
         )
-        return _passed_anyway(result, answer, "another-policy", label + why)
+        return handled_pass("another-policy", label + why, result.wire_valid, answer.duration_ms)
     return _closest_policy(check, answer.payload, declared, result, label)
 
 
@@ -228,18 +229,6 @@ def _accumulated_policy(check: Any, output: list[Any], declared: frozenset[str])
         if not compare(expected, actual, client.tolerate):
             return policy
     return None
-
-
-def _passed_anyway(result: CheckResult, answer: Any, handled: str, message: str) -> CheckResult:
-    """A pass for an output whose comparison failed (``result``) but that a rule of "Error expectations"
-    accepts, recorded as ``handled``."""
-    return CheckResult(
-        "passed",
-        wire_valid=result.wire_valid,
-        duration_ms=answer.duration_ms,
-        handled=handled,
-        message=message,
-    )
 
 
 def _passed_on_unchanged(check: Any, events: list[Any], output: Any) -> bool:
