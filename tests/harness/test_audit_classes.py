@@ -198,6 +198,20 @@ def test_gemini_reads_a_function_response_and_a_following_text_turn_as_one_turn(
     merged = _gemini(call, {"role": "user", "parts": [answer, {"text": "Thanks"}]})
     apart = _gemini(call, {"role": "user", "parts": [sdk]}, {"role": "user", "parts": [{"text": "Thanks"}]})
     assert _same("gemini", "request", merged, apart)
+    # a `function` content (a role Gemini 3.5 refuses) followed by the user's text: the text continues that
+    # turn, so the role is the one difference left, not an extra turn
+    from toolwire.corpus import equivalence
+    from toolwire.corpus.matchers import compare
+    from toolwire.descriptors import descriptor
+
+    role = _gemini(
+        call, {"role": "function", "parts": [answer]}, {"role": "user", "parts": [{"text": "Thanks"}]}
+    )
+    spelled = descriptor("gemini")
+    diffs = compare(
+        equivalence.normalize(spelled, "request", merged), equivalence.normalize(spelled, "request", role)
+    )
+    assert [d.path for d in diffs] == ["/contents/1/role"]
     # the responses to one call turn split across two turns: Gemini refuses that, so it stays a difference
     two = _gemini(call, {"role": "user", "parts": [answer, answer]})
     split = _gemini(call, {"role": "user", "parts": [answer]}, {"role": "user", "parts": [answer]})
@@ -365,3 +379,64 @@ def test_a_provider_aisuite_says_has_no_streaming_is_no_counterpart() -> None:
     gap = RuntimeError("AwsProvider does not support streaming chat completions.")
     assert translator.error_code(gap) == UNSUPPORTED
     assert translator.error_code(RuntimeError("bad tool")) != UNSUPPORTED
+
+
+class LibraryObjects(Echo):
+    """An :class:`Echo` that declares ``library_objects``: its responses are its own objects."""
+
+    def capabilities(self) -> dict[str, Any]:
+        return {**super().capabilities(), "library_objects": True}
+
+
+def _without_envelope(check: Any) -> Any:
+    """The check's expected response as a library's own object holds it: no id, object, created, model,
+    nor a choice index."""
+    from toolwire.corpus.matchers import instantiate
+
+    body, _unknown = instantiate(check.expectation["payload"])
+    for key in ("id", "object", "created", "model"):
+        body.pop(key, None)
+    for choice in body.get("choices", []):
+        choice.pop("index", None)
+    return body
+
+
+def test_a_library_returning_its_own_objects_is_not_asked_for_the_wire_envelope(
+    checks: dict[str, Any],
+) -> None:
+    check_id = "responses/anthropic-max-tokens[anthropic>openai-chat]"
+    body = _without_envelope(checks[check_id])
+    wire = run(checks, check_id, lambda _payload: copy.deepcopy(body))
+    assert wire["outcome"] == "failed"  # a wire body must carry its envelope
+    check = checks[check_id]
+    objects = check_record(
+        check, run_check(PythonAdapter("python:objects", LibraryObjects(lambda _p: body)), check)
+    )
+    assert objects["outcome"] == "passed", objects.get("message")
+    # what it has is judged as it is: a wrong finish_reason still fails
+    wrong = {**body, "choices": [{**body["choices"][0], "finish_reason": "stop"}]}
+    objects = check_record(
+        check, run_check(PythonAdapter("python:objects", LibraryObjects(lambda _p: wrong)), check)
+    )
+    assert objects["outcome"] == "failed" and "finish_reason" in objects.get("diff", "")
+
+
+def test_a_library_object_without_the_response_id_fails_where_the_case_judges_it(
+    checks: dict[str, Any],
+) -> None:
+    check_id = "responses/gemini-stop-text-capture[gemini>openai-chat]"
+    check = checks[check_id]
+    assert "response.identity" in check.features
+    body = _without_envelope(check)
+    record = check_record(
+        check, run_check(PythonAdapter("python:objects", LibraryObjects(lambda _p: body)), check)
+    )
+    assert record["outcome"] == "failed"
+    assert "/id: missing key" in record["diff"] and "/object" not in record["diff"]
+
+
+def test_a_library_objects_capability_must_be_a_boolean() -> None:
+    from toolwire.corpus.capabilities import problems
+
+    said = problems({"library_objects": "yes"}, load_corpus())
+    assert any("library_objects" in p for p in said)

@@ -185,6 +185,18 @@ def test_one_of() -> None:
     assert diffs and "none of the 3" in diffs[0].message
 
 
+def test_one_of_shows_the_alternative_of_the_outputs_type() -> None:
+    """A string output is compared with the string spelling: its diff names the differing text, not
+    "expected an array" (both alternatives differ in one place)."""
+    exp = {"$oneOf": [[{"type": "text", "text": "a"}, {"type": "text", "text": "b"}], "a\nb"]}
+    diffs = compare(exp, "ab")
+    assert [d.kind for d in diffs][1:] == ["value"]
+    assert 'expected "a\\nb", got "ab"' in diffs[1].message
+    # a nested $oneOf's own heading is no extra difference in the count
+    nested = {"$oneOf": [{"x": 3, "y": 2}, {"x": {"$oneOf": [1, 2]}, "y": 1}]}
+    assert [d.path for d in compare(nested, {"x": 5, "y": 1})][1:] == ["/x", "/x"]
+
+
 def test_one_of_binds_captures_of_the_matching_branch() -> None:
     exp = [
         {"$oneOf": [{"a": {"$id": {"capture": "k"}}}, {"b": {"$id": {"capture": "k"}}}]},

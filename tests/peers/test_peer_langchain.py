@@ -142,3 +142,21 @@ def test_another_providers_members_are_not_handed_to_chat_anthropic(
     with pytest.raises(TranslationRefusal) as refused:
         LangChainTranslator().translate(kind, "openai-chat", "anthropic", copy.deepcopy(payload), {})
     assert refused.value.code == UNSUPPORTED
+
+
+def test_anthropic_thinking_is_not_handed_to_chat_openai() -> None:
+    """``ChatOpenAI`` forwards unknown keywords to OpenAI as they are: Anthropic's ``thinking`` handed to it
+    is nothing a LangChain user writes (its knob is ``reasoning_effort``), so the check is skipped; the rest
+    of an Anthropic request still reaches it."""
+    require(NAME)
+    from toolwire.peers.langchain import LangChainTranslator
+    from toolwire.protocol import UNSUPPORTED, TranslationRefusal
+
+    messages = [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 64, "messages": messages}
+    thinking = {**body, "thinking": {"type": "enabled", "budget_tokens": 1024}}
+    with pytest.raises(TranslationRefusal) as refused:
+        LangChainTranslator().translate("request", "anthropic", "openai-chat", thinking, {})
+    assert refused.value.code == UNSUPPORTED and "thinking" in str(refused.value)
+    sent = LangChainTranslator().translate("request", "anthropic", "openai-chat", body, {})
+    assert "thinking" not in sent and sent["messages"][0]["role"] == "user"

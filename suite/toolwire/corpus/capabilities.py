@@ -10,7 +10,16 @@ from typing import Any
 
 from .load import Corpus
 
-__all__ = ["ERROR_CODES", "KINDS", "VALIDATES_INPUT", "problems", "speaks_toolwire_codes", "validates_input"]
+__all__ = [
+    "ERROR_CODES",
+    "KINDS",
+    "LIBRARY_OBJECTS",
+    "VALIDATES_INPUT",
+    "hands_library_objects",
+    "problems",
+    "speaks_toolwire_codes",
+    "validates_input",
+]
 
 #: the kinds of translation (schemas/common.schema.json)
 KINDS = ("tools", "tool_choice", "request", "response", "stream", "text")
@@ -21,6 +30,11 @@ ERROR_CODES = "error_codes"
 #: the capability that says the implementation checks its input and refuses what is invalid in its own dialect
 #: (INTERPRETING.md, "Error expectations"): only then is it judged on refusing such input
 VALIDATES_INPUT = "validates_input"
+
+#: the capability that says the implementation's responses and streams are the objects a library hands its
+#: caller in process, not wire bodies: the members only a wire body carries (the target dialect's
+#: ``envelope``) are not asked of them (INTERPRETING.md, "Capabilities")
+LIBRARY_OBJECTS = "library_objects"
 
 
 def _closest(word: str, choices: Iterable[str]) -> str:
@@ -33,7 +47,7 @@ def _closest(word: str, choices: Iterable[str]) -> str:
 def problems(capabilities: dict[str, Any], corpus: Corpus) -> list[str]:
     """Every entry of ``capabilities`` that names nothing in ``corpus``: unknown kinds, dialects in pairs,
     profile keys and values, an ``error_codes`` that is not ``"toolwire"``/``"own"``, a ``validates_input``
-    that is not a boolean."""
+    or ``library_objects`` that is not a boolean."""
     out: list[str] = []
     named = {c.source_dialect for c in corpus.cases}
     named |= {str(e.get("dialect")) for c in corpus.cases for e in c.expect}
@@ -66,6 +80,9 @@ def problems(capabilities: dict[str, Any], corpus: Corpus) -> list[str]:
     validates = capabilities.get(VALIDATES_INPUT, False)
     if not isinstance(validates, bool):
         out.append(f"{VALIDATES_INPUT} is {validates!r}: true (it refuses invalid input) or false (default)")
+    objects = capabilities.get(LIBRARY_OBJECTS, False)
+    if not isinstance(objects, bool):
+        out.append(f"{LIBRARY_OBJECTS} is {objects!r}: true (it returns its own objects) or false (default)")
     return out
 
 
@@ -79,3 +96,9 @@ def validates_input(capabilities: dict[str, Any]) -> bool:
     """True when the implementation declares that it refuses input invalid in its own dialect; otherwise what
     it does with such input (refuse, forward, repair) is information, never a failure."""
     return capabilities.get(VALIDATES_INPUT) is True
+
+
+def hands_library_objects(capabilities: dict[str, Any]) -> bool:
+    """True when the implementation declares that its responses and streams are its own in-process objects,
+    which carry none of the wire envelope (OpenAI Chat's ``id``, ``object``, ``created``, ``model``)."""
+    return capabilities.get(LIBRARY_OBJECTS) is True

@@ -30,9 +30,10 @@ Rules (members are addressed by pointer patterns: ``*`` is one key or index, ``*
   that value under the name ``to`` (also where the object is opaque: only the name changes); with
   ``unwrap``, where that sole member holds an object of several members none named ``to`` or in
   ``except``, the object is that inner object (Gemini reads such a ``response`` whole as the output);
-- ``merge-turns`` ``{at, key, items, unless?}``: in the array at ``at``, an item with the same ``key`` as the
-  one before it, none of whose ``items`` has a member named in ``unless``, is the same as its ``items``
-  appended to that one's (a follow-up turn of the same role);
+- ``merge-turns`` ``{at, key, items, unless?, alike?}``: in the array at ``at``, an item with the same ``key``
+  as the one before it (or one of the same group of ``alike``), none of whose ``items`` has a member named in
+  ``unless``, is the same as its ``items`` appended to that one's, which keeps its ``key`` (a follow-up turn
+  of the same role; a turn after one whose role is a wrong name for it still differs in that role only);
 - ``schema-refs`` ``{at}``: in the JSON Schema at ``at`` (also where it is opaque), every reference into the
   schema's own ``$defs`` / ``definitions`` is the subschema it points to, and those members are then no
   members (a translator that inlines them sends the same schema); a recursive one leaves the schema as it is;
@@ -208,6 +209,7 @@ class _Rewriter:
         """``items``, each follow-up item of the same ``key`` merged into the one before it (merge-turns)."""
         for r in self._matching("merge-turns", path):
             key, member, unless = r["key"], r["items"], set(r.get("unless", ()))
+            side = {v: i for i, group in enumerate(r.get("alike", ())) for v in group}
             out: list[Any] = []
             for item in items:
                 last = out[-1] if out else None
@@ -217,7 +219,7 @@ class _Rewriter:
                     and not is_matcher(item)
                     and not is_matcher(last)
                     and key in item
-                    and item.get(key) == last.get(key)
+                    and side.get(item.get(key), item.get(key)) == side.get(last.get(key), last.get(key))
                     and isinstance(item.get(member), list)
                     and isinstance(last.get(member), list)
                     and not any(isinstance(p, dict) and unless & set(p) for p in item[member])

@@ -510,14 +510,15 @@ class _Comparer:
     def _one_of(self, alternatives: Any, actual: Any, path: str) -> list[Difference]:
         if not isinstance(alternatives, list) or not alternatives:
             return [Difference(path, "$oneOf needs a non-empty list (corpus error)", "corpus-error")]
-        best: list[Difference] | None = None
+        best: tuple[tuple[int, int], list[Difference]] | None = None
         for alt in alternatives:
             diffs, captures = self._fork(alt, actual, path)
             if not diffs:
                 self.captures = captures
                 return []
-            if best is None or len(diffs) < len(best):
-                best = diffs
+            rank = (_other_type(alt, actual), sum(d.kind != "no-alternative" for d in diffs))
+            if best is None or rank < best[0]:
+                best = (rank, diffs)
         assert best is not None
         head = Difference(
             path,
@@ -525,7 +526,14 @@ class _Comparer:
             "no-alternative",
             expected=str(len(alternatives)),
         )
-        return [head, *best]
+        return [head, *best[1]]
+
+
+def _other_type(alternative: Any, actual: Any) -> int:
+    """1 when a literal alternative is of another JSON type than the output (0 for a matcher): the closest
+    alternative to a string is a string spelling, so its diff names the differing text, not "expected an
+    array"."""
+    return int(not is_matcher(alternative) and _json_type(alternative) != _json_type(actual))
 
 
 def _literal(expected: Any, actual: Any, path: str) -> list[Difference]:

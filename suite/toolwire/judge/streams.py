@@ -52,6 +52,7 @@ from .checks import (
     truncation_passed_on,
     undeclared_policies,
 )
+from .envelope import with_envelope
 
 __all__ = ["ObservedEvents", "run_stream_check"]
 
@@ -166,6 +167,7 @@ def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
         label = f"upstream stream delivered {DELIVERY_LABELS[delivery]}: "
     else:
         answer = adapter.translate_stream(check.source, check.target, events, profile)
+    answer = with_envelope(adapter.capabilities, check, answer)
     if answer.status == "error" and answer.mutated is None and _ends_in_error(check):
         return _raised(check, answer, label)
     caps = adapter.capabilities

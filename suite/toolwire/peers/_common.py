@@ -30,6 +30,7 @@ from typing import Any
 
 import httpx
 
+from ..corpus.capabilities import LIBRARY_OBJECTS
 from ..endpoints import PROVIDER_DIALECTS, expected_path, is_dialect_path
 from ..http_errors import error_status
 from ..protocol import UNSUPPORTED, TranslationRefusal
@@ -496,6 +497,9 @@ class PeerTranslator:
     #: why the ``incremental`` stream checks cannot measure the library through this adapter, for every
     #: stream route (None: they can); see :meth:`incremental_unmeasurable`
     not_incremental: str | None = None
+    #: True when its responses and streams are its own objects, without the wire envelope (capability
+    #: ``library_objects``: INTERPRETING.md, "Capabilities")
+    library_objects = False
 
     def __init__(self) -> None:
         self.routes: dict[tuple[str, str, str], Route] = {}
@@ -525,6 +529,7 @@ class PeerTranslator:
             "language": "python",
             "kinds": kinds,
             "profiles": {k: list(v) for k, v in self.profiles.items()},
+            LIBRARY_OBJECTS: self.library_objects,
         }
 
     def translate(self, kind: str, source: str, target: str, payload: Any, profile: dict[str, str]) -> Any:

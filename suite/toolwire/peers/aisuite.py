@@ -16,7 +16,8 @@ the provider SDK's HTTP client replaced by an in-process fake upstream (:class:`
   ``toolConfig``). A member the library does not send is absent from the output (``{}`` for a choice);
 - ``response`` anthropic / gemini → openai-chat: the fake upstream answers the case's source body; the
   adapter returns aisuite's ``ChatCompletionResponse`` as JSON (its public attributes, as they are: aisuite
-  returns an OpenAI-*shaped* object without ``id``, ``object``, ``created`` or ``model``);
+  returns an OpenAI-*shaped* object without ``id``, ``object``, ``created`` or ``model``, which it declares
+  as ``library_objects``: those wire-only members are not asked of it, INTERPRETING.md "Capabilities");
 - bedrock-converse (aisuite's ``aws`` provider, which calls boto3's ``converse``): ``request``, ``tools`` and
   ``tool_choice`` openai-chat → bedrock-converse and ``response`` bedrock-converse → openai-chat, with a real
   ``bedrock-runtime`` client whose HTTP goes to the fake upstream (:func:`~._common.bedrock_runtime_client`:
@@ -127,6 +128,8 @@ class AisuiteTranslator(PeerTranslator):
     #: the library and the provider SDKs it drives (their API errors carry the provider's message)
     library_modules = ("aisuite", "anthropic", "google")
     profiles = {**PeerTranslator.profiles, "anthropic.max-tokens": ["any", "4096"]}
+    #: its ChatCompletionResponse and stream chunks hold choices and usage, none of the wire envelope
+    library_objects = True
 
     def error_code(self, exc: BaseException) -> str:
         """aisuite's base provider says it on purpose when a provider has no streaming ("AwsProvider does not

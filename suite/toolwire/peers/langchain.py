@@ -142,7 +142,8 @@ def _fields(target: str, body: dict[str, Any]) -> dict[str, Any]:
 
 def _foreign_members(source: str, target: str, body: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
     """The members left in ``body`` that belong to another API than the chat model's (an OpenAI
-    ``web_search_options`` for ``ChatAnthropic``, a Chat-only ``function_call`` toward the Responses API),
+    ``web_search_options`` for ``ChatAnthropic``, an Anthropic ``thinking`` for ``ChatOpenAI``, a Chat-only
+    ``function_call`` toward the Responses API),
     taken out, with the model they were meant for; None when there are none. No user passes them as the
     call's keywords: LangChain has no counterpart for them there, so the check is not LangChain's to pass
     or fail (once the library has read the rest)."""
@@ -150,11 +151,19 @@ def _foreign_members(source: str, target: str, body: dict[str, Any]) -> tuple[st
         where = "ChatAnthropic for OpenAI request members"
     elif target == "openai-responses":
         where = "ChatOpenAI toward the Responses API"
+    elif source == "anthropic":  # toward Chat: what ChatOpenAI would forward although OpenAI has no such one
+        where = "ChatOpenAI for Anthropic request members"
+        found = {k: body.pop(k) for k in _ANTHROPIC_ONLY if k in body}
+        return (where, found) if found else None
     else:
         return None
     found = {k: body.pop(k) for k in list(body)}
     return (where, found) if found else None
 
+
+#: Anthropic request members with no ChatOpenAI parameter and no Chat Completions member: ChatOpenAI passes
+#: them to OpenAI as they are, so no LangChain user hands them to it (``reasoning_effort`` is its knob)
+_ANTHROPIC_ONLY = ("thinking",)
 
 #: ChatOpenAI fields that are no request members of the same meaning (``stop`` is read above; ``metadata``,
 #: ``name`` and ``profile`` are LangChain's own)

@@ -26,14 +26,10 @@ before import, so the model map is read from the package, not downloaded), each 
   ``use_chat_completions_url_for_anthropic_messages``, through the adapter and ``litellm.completion`` to
   Chat Completions, where the OpenAI SDK's client sends what is judged): ``request`` anthropic → gemini /
   openai-responses / openai-chat (tool lists and choices lifted into it), ``response`` and ``stream``
-  gemini / openai-responses → anthropic (its SSE bytes parsed one chunk at a time).
-- The ``/v1/messages`` adapter's pure functions for OpenAI-format models
-  (``litellm.llms.anthropic.pass_through.adapters``): ``response``
-  openai-chat → anthropic is ``translate_openai_response_to_anthropic`` of the body as LiteLLM reads an
-  OpenAI answer (``convert_to_model_response_object``); ``stream``
-  openai-chat → anthropic is ``AnthropicStreamWrapper`` over ``ModelResponseStream(**chunk)`` for each data
-  chunk (made as the wrapper reads it), events named by their ``type`` and yielded as the wrapper yields
-  them: what ``/v1/messages`` does for OpenAI-compatible models that have no Responses API.
+  gemini / openai-responses / openai-chat → anthropic (its SSE bytes parsed one chunk at a time). From
+  OpenAI Chat that is the whole path a library user's stream takes (the OpenAI SDK reads the upstream
+  stream, LiteLLM's stream wrapper and the adapter's async SSE writer turn it into Anthropic events), not
+  the adapter's synchronous wrapper alone, which no entry point uses for OpenAI models.
 
 Not covered: ``litellm.responses(model="openai/…")`` (a pass-through), canonical (toolwire's own).
 Packaging: LiteLLM 1.106's ``completion()`` imports ``mcp`` whenever ``tools`` are given
@@ -49,7 +45,6 @@ exceptions (``litellm.exceptions.*``, e.g. ``UnsupportedParamsError``, ``BadRequ
 
 from __future__ import annotations
 
-import copy
 import logging
 import os
 from typing import Any
@@ -226,8 +221,6 @@ class LiteLLMTranslator(PeerTranslator):
         for target in ENTRIES["openai-chat"][1]:  # a tool list or choice alone: a one-message completion()
             self.routes[("tools", "openai-chat", target)] = self._tools(target)
             self.routes[("tool_choice", "openai-chat", target)] = self._choice(target)
-        self.routes[("response", "openai-chat", "anthropic")] = self._adapter_response
-        self.stream_routes[("openai-chat", "anthropic")] = self._adapter_stream
         self._mistral_routes()
 
     def _mistral_routes(self) -> None:
@@ -289,37 +282,6 @@ class LiteLLMTranslator(PeerTranslator):
             return call(target, up, body)
 
         return run
-
-    # -- the /v1/messages adapter ---------------------------------------------------------------------------
-    def _adapter_response(self, payload: Any, profile: dict[str, str]) -> Any:
-        import litellm
-        from litellm.litellm_core_utils.llm_response_utils.convert_dict_to_response import (
-            convert_to_model_response_object,
-        )
-        from litellm.types.utils import ModelResponse
-
-        # the OpenAI JSON read the way litellm.completion() reads an OpenAI-compatible answer: into the
-        # ModelResponse it made first, with a zero Usage already set (litellm/main.py, completion())
-        made = ModelResponse()
-        made.usage = litellm.Usage()
-        response = convert_to_model_response_object(response_object=payload, model_response_object=made)
-        return dump(_adapter().translate_openai_response_to_anthropic(response))
-
-    def _adapter_stream(self, events: Any, profile: dict[str, str]) -> Any:
-        from litellm.llms.anthropic.pass_through.adapters.streaming_iterator import AnthropicStreamWrapper
-        from litellm.types.utils import ModelResponseStream
-
-        _litellm()
-        model = stream_model(events)
-        # each chunk made from its own copy: in LiteLLM the chunks come off the network, and building the
-        # pydantic model fills in defaults (a tool call's `type`) inside the dict it is given
-        chunks = (
-            ModelResponseStream(**copy.deepcopy(ev["data"]))
-            for ev in events
-            if isinstance(ev, dict) and isinstance(ev.get("data"), dict)
-        )
-        wrapper = AnthropicStreamWrapper(completion_stream=chunks, model=model or "unknown")
-        return to_named_stream(dump(e) for e in wrapper)
 
 
 Translator = LiteLLMTranslator
