@@ -256,3 +256,61 @@ def test_a_choice_naming_a_custom_tool_is_sent_with_that_custom_tool() -> None:
     assert flat == [{"type": "custom", "name": "sql_query", "description": "sql_query"}]
     named = choice_tools("openai-chat", {"tool_choice": {"type": "function", "function": {"name": "g"}}})
     assert [t["type"] for t in named] == ["function"]
+
+
+class _Reader(PeerTranslator):
+    """A library whose ``response`` route sends a plain Chat request (``ask`` members added) and reads the
+    canned reply back; it refuses any request carrying ``output_config``."""
+
+    name = "reader"
+    dist = "toolwire"
+
+    def setup(self) -> None:
+        from toolwire.peers._common import reply_asked
+
+        def read(payload, profile):
+            up = Upstream(("json", payload), "openai-chat")
+            asking = payload.pop("_ask", {})
+
+            def call():
+                if "output_config" in asking:
+                    raise ValueError("unknown parameter output_config")
+                body = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}], **asking}
+                with up.client() as client:
+                    return client.post("https://api.openai.com/v1/chat/completions", json=body).json()
+
+            return reply_asked(up, asking, call)
+
+        self.routes[("response", "openai-chat", "anthropic")] = read
+
+
+REFUSAL = {
+    "id": "c1",
+    "object": "chat.completion",
+    "created": 1,
+    "model": "gpt-4o",
+    "choices": [
+        {
+            "index": 0,
+            "message": {"role": "assistant", "content": None, "refusal": "No."},
+            "finish_reason": "stop",
+        }
+    ],
+}
+
+
+def test_a_reply_the_librarys_request_never_gets_is_no_translation_of_its() -> None:
+    """OpenAI refuses (``message.refusal``) only under Structured Outputs: a reply with one to a request that
+    asked for none never reaches the library, so the check is skipped, as for a proxy; asked for, it is
+    judged; a library that refuses the request asking for it never gets the reply either."""
+    from toolwire.protocol import UNSUPPORTED
+
+    lib = _Reader()
+    with pytest.raises(TranslationRefusal) as info:
+        lib.translate("response", "openai-chat", "anthropic", dict(REFUSAL), {})
+    assert info.value.code == UNSUPPORTED and "Structured Outputs" in str(info.value)
+    asked = {"response_format": {"type": "json_schema", "json_schema": {"name": "a", "schema": {}}}}
+    assert lib.translate("response", "openai-chat", "anthropic", {**REFUSAL, "_ask": asked}, {})["id"] == "c1"
+    with pytest.raises(TranslationRefusal) as info:
+        lib.translate("response", "openai-chat", "anthropic", {**REFUSAL, "_ask": {"output_config": {}}}, {})
+    assert info.value.code == UNSUPPORTED and "output_config" in str(info.value)

@@ -31,7 +31,7 @@ from typing import Any
 import httpx
 
 from ..corpus.capabilities import LIBRARY_OBJECTS
-from ..endpoints import PROVIDER_DIALECTS, expected_path, is_dialect_path
+from ..endpoints import PROVIDER_DIALECTS, expected_path, http_client, is_dialect_path
 from ..http_errors import error_status
 from ..protocol import UNSUPPORTED, TranslationRefusal
 from ..tool_names import custom_names, referenced_names
@@ -126,6 +126,14 @@ class SSEStream(httpx.SyncByteStream, httpx.AsyncByteStream):
             yield chunk
 
 
+#: why a canned reply never answers the request the library sent (a custom tool call where the request
+#: declared no custom tool: the descriptor's ``http_client.only_when_asked``), noted by :class:`Upstream` as
+#: it answers and read by :meth:`PeerTranslator._guard`, which skips the check, as the ``http:`` adapter does
+#: for a proxy: what the library makes of a reply its provider never gives says nothing of it. One list per
+#: process: checks run one at a time in it.
+UNASKED: list[str] = []
+
+
 class Upstream:
     """An in-process provider endpoint (``httpx.MockTransport``): records requests, answers canned bodies."""
 
@@ -158,6 +166,10 @@ class Upstream:
                 return httpx.Response(200, content=data.encode("utf-8"), headers=headers)
             return httpx.Response(200, stream=SSEStream(data), headers=headers)
         status = error_status(self.dialect, data) if self.dialect else None
+        if not status and self.dialect in PROVIDER_DIALECTS:
+            why = http_client(self.dialect).unasked(body, lambda: data)
+            if why:
+                UNASKED.append(f"the library's {self.dialect} request never gets this reply: {why}")
         return httpx.Response(status or 200, json=data)
 
     @property
@@ -243,6 +255,23 @@ def bedrock_runtime_client(up: Upstream) -> Any:
 
     client.meta.events.register("before-send.bedrock-runtime", send)
     return client
+
+
+def reply_asked(up: Upstream, asking: dict[str, Any], call: Callable[[], Any]) -> Any:
+    """``call()``, which makes the library send a request with ``asking`` (the members a client adds to ask
+    for what ``up``'s reply holds: a Structured Outputs format for a refusal; ``HttpClient.asking_for``).
+    A library that refuses such a request before sending it never gets this reply: the check is skipped
+    (``protocol.unsupported``), as the ``http:`` adapter skips it for a proxy."""
+    try:
+        return call()
+    except Exception:
+        if asking and not up.requests:
+            raise TranslationRefusal(
+                UNSUPPORTED,
+                f"the library refuses a request asking for what this reply answers ({', '.join(asking)}), "
+                "so it never gets this reply",
+            ) from None
+        raise
 
 
 def sse_event(ev: Any) -> str:
@@ -549,16 +578,22 @@ class PeerTranslator:
         return self._guard_iter(out) if isinstance(out, Iterator) else out
 
     def _guard(self, call: Callable[[], Any]) -> Any:
+        UNASKED.clear()
         try:
-            return call()
+            out = call()
         except TranslationRefusal:
             raise
         except Exception as exc:
+            if UNASKED:
+                raise TranslationRefusal(UNSUPPORTED, UNASKED[0]) from exc
             if self.is_deliberate(exc):
                 raise TranslationRefusal(
                     self.error_code(exc), f"{type(exc).__module__}.{type(exc).__qualname__}: {exc}"
                 ) from exc
             raise
+        if UNASKED:
+            raise TranslationRefusal(UNSUPPORTED, UNASKED[0])
+        return out
 
     def _guard_iter(self, events: Iterator[Any]) -> Iterator[Any]:
         """``events``, read one at a time, with :meth:`_guard`'s refusal rule applied to each read."""

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..endpoints import http_client
 from ._common import (
     INCLUDE_USAGE,
     LEGACY_FUNCTIONS,
@@ -54,6 +55,7 @@ from ._common import (
     dump,
     family_model,
     refuse_unsupported_members,
+    reply_asked,
     sent_choice,
     sent_tools,
     sse_text,
@@ -186,8 +188,9 @@ class AnyLLMTranslator(PeerTranslator):
 
         def run(payload: Any, profile: dict[str, str]) -> Any:
             up = Upstream(("json", payload), target)
-            body = {**MINIMAL[source], "model": answered_model(payload)}
-            return dump(_call(source, target, up, body))
+            asking = http_client(target).asking_for(source, lambda: payload)
+            body = {**MINIMAL[source], "model": answered_model(payload), **asking}
+            return dump(reply_asked(up, asking, lambda: _call(source, target, up, body)))
 
         return run
 

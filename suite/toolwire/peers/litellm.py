@@ -49,6 +49,7 @@ import logging
 import os
 from typing import Any
 
+from ..endpoints import http_client
 from ..streams.sse import events_from_sse
 from ._common import (
     INCLUDE_USAGE,
@@ -59,6 +60,7 @@ from ._common import (
     dump,
     family_model,
     pulled,
+    reply_asked,
     sent_choice,
     sent_tools,
     stream_model,
@@ -265,7 +267,9 @@ class LiteLLMTranslator(PeerTranslator):
 
         def run(payload: Any, profile: dict[str, str]) -> Any:
             up = Upstream(("json", payload), target)
-            return dump(call(target, up, {**minimal, "model": answered_model(payload)}))
+            asking = http_client(target).asking_for(source, lambda: payload)
+            body = {**minimal, "model": answered_model(payload), **asking}
+            return dump(reply_asked(up, asking, lambda: call(target, up, body)))
 
         return run
 
