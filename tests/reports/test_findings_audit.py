@@ -329,6 +329,25 @@ def test_audit_section(tmp_path: Path):
         read_audit(bad)
 
 
+def test_audit_section_counts_blind_second_verdicts(tmp_path: Path):
+    """A second auditor's blind verdict is shown beside the rate, which stays the first auditors'."""
+    path = _audit(tmp_path)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    first, second = doc["samples"]
+    first["findings"][1]["second"] = {"verdict": "false", "why": "agrees"}
+    second["findings"][2]["second"] = {"verdict": "true", "why": "the provider rejects it"}
+    second["findings"][0]["second"] = {"verdict": "true"}
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    text = audit_section(path)
+    assert "| **all samples** | 6 | 3 | 2 | 1 | 40% (12%–77%) |" in text
+    assert "verified 3 of these findings again" in text and "1 true, 2 false" in text
+    assert "the two agree on 2; both judge 1 false" in text
+    second["findings"][0]["second"] = {"verdict": "maybe"}
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(AuditError):
+        read_audit(path)
+
+
 def test_combine_publishes_the_audit(tmp_path: Path):
     corpus = write_corpus(tmp_path / "corpus")
     out = tmp_path / "out"

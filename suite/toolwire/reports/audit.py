@@ -4,6 +4,10 @@ A sample is drawn with ``toolwire findings sample --seed N``; each of its findin
 implementation's code and the provider's docs and given a verdict (``true``, ``false``, ``unsure``).
 ``toolwire report combine`` reads the file when present and publishes, per sample and overall, how many
 findings were verified, the verdicts and the measured false rate with its 95 % Wilson interval.
+
+A finding may also carry a ``second`` verdict: another auditor's, given blind (without the first verdict).
+The rate stays the first auditors'; the section adds how often the two agree and how many findings both
+judge false, so a reader can tell a finding a second look confirms from one auditor's view.
 """
 
 from __future__ import annotations
@@ -75,6 +79,9 @@ def read_audit(path: Path | str) -> list[dict[str, Any]]:
             verdict = finding.get("verdict") if isinstance(finding, dict) else None
             if verdict not in VERDICTS:
                 raise AuditError(f"{path}: sample {i}, finding {j}: verdict {verdict!r} not in {VERDICTS}")
+            second = finding.get("second")
+            if second is not None and (not isinstance(second, dict) or second.get("verdict") not in VERDICTS):
+                raise AuditError(f"{path}: sample {i}, finding {j}: second verdict is not one of {VERDICTS}")
     return samples
 
 
@@ -126,4 +133,25 @@ def audit_section(path: Path | str) -> str:
         ordered = sorted(classes.items(), key=lambda kv: (-kv[1], kv[0]))
         shown = ", ".join(f"{name} ({n})" for name, n in ordered)
         lines += ["", f"False findings by class: {shown}."]
+    lines += _second_opinions(everything)
     return "\n".join(lines) + "\n"
+
+
+def _second_opinions(findings: list[dict[str, Any]]) -> list[str]:
+    """The lines on the findings a second auditor verified blind (none when there are none)."""
+    both = [
+        (str(f["verdict"]), str(f["second"]["verdict"]))
+        for f in findings
+        if isinstance(f.get("second"), dict)
+    ]
+    if not both:
+        return []
+    agree = sum(first == second for first, second in both)
+    false_both = sum(first == second == "false" for first, second in both)
+    firsts = {v: sum(first == v for first, _ in both) for v in VERDICTS}
+    shown = ", ".join(f"{n} {v}" for v, n in firsts.items() if n)
+    return [
+        "",
+        f"A second auditor verified {len(both)} of these findings again without seeing the first verdict "
+        f"(first verdicts: {shown}): the two agree on {agree}; both judge {false_both} false.",
+    ]
