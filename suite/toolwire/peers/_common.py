@@ -30,10 +30,9 @@ from typing import Any
 
 import httpx
 
-from ..corpus.capabilities import LIBRARY_OBJECTS
 from ..endpoints import PROVIDER_DIALECTS, expected_path, http_client, is_dialect_path
 from ..http_errors import error_status
-from ..protocol import UNSUPPORTED, TranslationRefusal
+from ..protocol import LIBRARY_OBJECTS, UNSUPPORTED, TranslationRefusal
 from ..streams.dialects import accumulate
 from ..streams.payload import StreamError
 from ..streams.sse import events_from_sse
