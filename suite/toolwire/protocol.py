@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["UNSUPPORTED", "Capabilities", "TranslationRefusal", "Translator", "refusal_of"]
+__all__ = ["LIBRARY_OBJECTS", "UNSUPPORTED", "Capabilities", "TranslationRefusal", "Translator", "refusal_of"]
 
 #: the refusal code by which an implementation says it has no counterpart for an input, or does not implement
 #: a translation (docs/protocol.md): the check is skipped, never judged
 UNSUPPORTED = "protocol.unsupported"
+#: the capability that says an implementation's responses and streams are its own in-process objects, not
+#: wire bodies (INTERPRETING.md, "Capabilities")
+LIBRARY_OBJECTS = "library_objects"
 
 #: ``{"name", "version", "language", "kinds": {kind: [[source, target], ...]}, "profiles": {key: [values]}}``;
 #: ``"*"`` stands for any dialect in a pair; a profile key not listed supports only its default.

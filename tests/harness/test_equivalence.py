@@ -294,6 +294,26 @@ def test_gemini_bare_object_parameters_are_no_parameters(dialects: dict[str, Any
     assert wire.validate("gemini", "tools", [{"functionDeclarations": [{"name": "f", "parameters": empty}]}])
 
 
+def test_a_combinator_of_one_subschema_is_that_subschema(dialects: dict[str, Any]) -> None:
+    """LiteLLM writes a nullable object for Gemini as a one-branch anyOf: it accepts what the branch does."""
+    gemini = dialects["gemini"]
+
+    def tools(sort: Any) -> Any:
+        params = {"type": "object", "properties": {"sort": sort}}
+        return [{"functionDeclarations": [{"name": "f", "parameters": params}]}]
+
+    inner = {"type": "object", "properties": {"field": {"type": "string"}}, "nullable": True}
+    expected = {**inner, "description": "order"}
+    one_of_one = {"anyOf": [inner], "description": "order"}
+    for spelled in (one_of_one, {"allOf": [{**inner, "description": "order"}]}):
+        assert normalize(gemini, "tools", tools(spelled)) == normalize(gemini, "tools", tools(expected))
+    # two branches, or a keyword the branch contradicts, stay what they are
+    two = {"anyOf": [inner, {"type": "string"}]}
+    assert normalize(gemini, "tools", tools(two)) != normalize(gemini, "tools", tools(expected))
+    clash = {"anyOf": [inner], "type": "string"}
+    assert "anyOf" in json.dumps(normalize(gemini, "tools", tools(clash)))
+
+
 def test_a_gemini_json_result_wrapped_in_output_is_the_result_itself(dialects: dict[str, Any]) -> None:
     gemini = dialects["gemini"]
 

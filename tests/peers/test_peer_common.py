@@ -314,3 +314,26 @@ def test_a_reply_the_librarys_request_never_gets_is_no_translation_of_its() -> N
     with pytest.raises(TranslationRefusal) as info:
         lib.translate("response", "openai-chat", "anthropic", {**REFUSAL, "_ask": {"output_config": {}}}, {})
     assert info.value.code == UNSUPPORTED and "output_config" in str(info.value)
+
+
+def test_a_thought_part_stream_is_no_reply_to_a_request_that_asked_for_none() -> None:
+    """Gemini streams thought parts only to a request with thinkingConfig.includeThoughts: the upstream notes
+    a stream of them answering one without (the check is then skipped), reading the events past their own
+    iteration, so the incremental checks do not count the harness's read as the library's."""
+    from toolwire.judge.streams import ObservedEvents
+    from toolwire.peers._common import UNASKED
+
+    thought = {"candidates": [{"content": {"role": "model", "parts": [{"text": "hm", "thought": True}]}}]}
+    text = {"role": "model", "parts": [{"text": "Hi"}]}
+    answer = {"candidates": [{"content": text, "finishReason": "STOP"}]}
+    events = ObservedEvents([{"data": thought}, {"data": answer}])
+    url = "https://generativelanguage.googleapis.com/v1beta/models/m:streamGenerateContent?alt=sse"
+    asked = {"generationConfig": {"thinkingConfig": {"includeThoughts": True}}}
+    for config, noted in (({}, True), (asked, False)):
+        UNASKED.clear()
+        up = Upstream(("sse", events), "gemini")
+        body = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}], **config}
+        with up.client() as client, client.stream("POST", url, json=body):
+            assert events.read == 0  # answered, its body not read yet
+        assert bool(UNASKED) is noted
+    UNASKED.clear()

@@ -8,6 +8,7 @@ import difflib
 from collections.abc import Iterable
 from typing import Any
 
+from ..protocol import LIBRARY_OBJECTS
 from .load import Corpus
 
 __all__ = [
@@ -30,11 +31,6 @@ ERROR_CODES = "error_codes"
 #: the capability that says the implementation checks its input and refuses what is invalid in its own dialect
 #: (INTERPRETING.md, "Error expectations"): only then is it judged on refusing such input
 VALIDATES_INPUT = "validates_input"
-
-#: the capability that says the implementation's responses and streams are the objects a library hands its
-#: caller in process, not wire bodies: the members only a wire body carries (the target dialect's
-#: ``envelope``) are not asked of them (INTERPRETING.md, "Capabilities")
-LIBRARY_OBJECTS = "library_objects"
 
 
 def _closest(word: str, choices: Iterable[str]) -> str:

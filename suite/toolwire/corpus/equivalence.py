@@ -46,6 +46,10 @@ Rules (members are addressed by pointer patterns: ``*`` is one key or index, ``*
   expected output stays an output);
 - ``ignored`` ``{at}``: a member at ``at`` that the provider reads past, whatever its value, is the same as
   no member (the ``index`` the official SDK's stream accumulator leaves on a request's tool call);
+- ``schema-sole-subschema`` ``{at}``: in the JSON Schema at ``at`` (also where it is opaque), at any depth,
+  an ``anyOf``, ``oneOf`` or ``allOf`` of exactly one subschema is that subschema's keywords in the schema
+  holding it, where the two share no keyword with different values: ``{"anyOf": [S]}`` accepts what ``S``
+  accepts;
 - ``schema-empty`` ``{at, keywords}``: in the JSON Schema at ``at`` (also where it is opaque), at any
   depth, a keyword of ``keywords`` whose value is empty (``[]``, ``{}``) is the same as no keyword
   (``required: []``, ``$defs: {}`` constrain nothing); the names in maps of user-chosen names
@@ -169,6 +173,8 @@ class _Rewriter:
                 node = _or_error_text(node, str(r["prefix"]))
         for r in self._matching("schema-empty", path):
             node = _without_empty_keywords(node, frozenset(r["keywords"]))
+        if any(self._matching("schema-sole-subschema", path)):
+            node = _sole_subschemas_merged(node)
         if is_matcher(node) or (path and _any(self.opaque, path)):
             return node
         if isinstance(node, list):
@@ -333,6 +339,35 @@ def _without_empty_keywords(schema: Any, keywords: frozenset[str]) -> Any:
             out[key] = {name: _without_empty_keywords(sub, keywords) for name, sub in value.items()}
         else:
             out[key] = _without_empty_keywords(value, keywords)
+    return out
+
+
+#: the keywords whose list of subschemas, when it holds exactly one, is that subschema
+_COMBINATORS = ("anyOf", "oneOf", "allOf")
+
+
+def _sole_subschemas_merged(schema: Any) -> Any:
+    """``schema`` (a JSON Schema, at any depth) with each ``anyOf`` / ``oneOf`` / ``allOf`` of exactly one
+    subschema merged into the schema holding it, where they share no keyword with different values."""
+    if is_matcher(schema):
+        return schema
+    if isinstance(schema, list):
+        return [_sole_subschemas_merged(v) for v in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in _SCHEMA_MAPS and isinstance(value, dict) and not is_matcher(value):
+            out[key] = {name: _sole_subschemas_merged(sub) for name, sub in value.items()}
+        else:
+            out[key] = _sole_subschemas_merged(value)
+    for key in _COMBINATORS:
+        subs = out.get(key)
+        if not (isinstance(subs, list) and len(subs) == 1 and _plain_object(subs[0])):
+            continue
+        rest = {k: v for k, v in out.items() if k != key}
+        if all(k not in rest or _same(rest[k], v) for k, v in subs[0].items()):
+            out = {**rest, **subs[0]}
     return out
 
 

@@ -30,10 +30,12 @@ from typing import Any
 
 import httpx
 
-from ..corpus.capabilities import LIBRARY_OBJECTS
 from ..endpoints import PROVIDER_DIALECTS, expected_path, http_client, is_dialect_path
 from ..http_errors import error_status
-from ..protocol import UNSUPPORTED, TranslationRefusal
+from ..protocol import LIBRARY_OBJECTS, UNSUPPORTED, TranslationRefusal
+from ..streams.dialects import accumulate
+from ..streams.payload import StreamError
+from ..streams.sse import events_from_sse
 from ..tool_names import custom_names, referenced_names
 
 __all__ = [
@@ -143,7 +145,8 @@ class Upstream:
         #: same, each event an AWS event-stream frame) or None (record, answer 400)
         self.reply = reply
         #: the provider answering: a ``json`` body that is one of its error bodies is sent with the status it
-        #: comes with (descriptor ``http_errors``), as a real upstream does, never with 200
+        #: comes with (descriptor ``http_errors``), as a real upstream does, never with 200; a reply it gives
+        #: only to a request that asked for it is noted (:data:`UNASKED`) when the request did not
         self.dialect = dialect
         self.requests: list[dict[str, Any]] = []
 
@@ -157,6 +160,7 @@ class Upstream:
         if self.reply is None:
             return httpx.Response(400, json=CAPTURED_REPLY)
         kind, data = self.reply
+        self._note_unasked(body, kind, data)
         if kind == "eventstream":
             headers = {"content-type": "application/vnd.amazon.eventstream"}
             return httpx.Response(200, stream=SSEStream(data, eventstream_frame), headers=headers)
@@ -166,11 +170,22 @@ class Upstream:
                 return httpx.Response(200, content=data.encode("utf-8"), headers=headers)
             return httpx.Response(200, stream=SSEStream(data), headers=headers)
         status = error_status(self.dialect, data) if self.dialect else None
-        if not status and self.dialect in PROVIDER_DIALECTS:
-            why = http_client(self.dialect).unasked(body, lambda: data)
-            if why:
-                UNASKED.append(f"the library's {self.dialect} request never gets this reply: {why}")
         return httpx.Response(status or 200, json=data)
+
+    def _note_unasked(self, request: Any, kind: str, data: Any) -> None:
+        """Note (in :data:`UNASKED`) why this upstream's reply never answers ``request``, when it does not: a
+        member the provider gives only when asked (a stream read as the body it accumulates to)."""
+        if self.dialect not in PROVIDER_DIALECTS or isinstance(data, bytes):
+            return
+        if kind == "json":
+            if isinstance(data, str) or error_status(self.dialect, data):
+                return
+            why = http_client(self.dialect).unasked(request, lambda: data)
+        else:
+            events = events_from_sse(data) if isinstance(data, str) else data
+            why = http_client(self.dialect).unasked(request, lambda: _accumulated(events, self.dialect))
+        if why:
+            UNASKED.append(f"the library's {self.dialect} request never gets this reply: {why}")
 
     @property
     def transport(self) -> httpx.MockTransport:
@@ -255,6 +270,25 @@ def bedrock_runtime_client(up: Upstream) -> Any:
 
     client.meta.events.register("before-send.bedrock-runtime", send)
     return client
+
+
+def _accumulated(events: Any, dialect: str) -> Any:
+    """The body the stream ``events`` accumulate to in ``dialect`` (None when they do not). A list is read
+    past its own iteration: the harness reading it is no read by the library (the incremental checks
+    watch how far the library has read its input)."""
+    plain = list(list.__iter__(events)) if isinstance(events, list) else events
+    try:
+        return accumulate(plain, dialect)
+    except StreamError:
+        return None
+
+
+def stream_asking(upstream: str, client: str, events: Any) -> dict[str, Any]:
+    """The members a ``client``-dialect request adds to ask for what the ``upstream`` stream ``events`` hold
+    that the provider gives only when asked (``HttpClient.asking_for``; {} for no provider dialect)."""
+    if upstream not in PROVIDER_DIALECTS:
+        return {}
+    return http_client(upstream).asking_for(client, lambda: _accumulated(events, upstream))
 
 
 def reply_asked(up: Upstream, asking: dict[str, Any], call: Callable[[], Any]) -> Any:

@@ -198,7 +198,7 @@ class AisuiteTranslator(PeerTranslator):
 
     def _stream(self, target: str) -> Any:
         def run(events: Any, profile: dict[str, str]) -> Any:
-            up = Upstream(("sse", events))
+            up = Upstream(("sse", events), target)
             body = {"model": stream_model(events), "messages": [{"role": "user", "content": "hi"}]}
             body["stream"] = True
             return to_chat_stream(_create(target, up, body))

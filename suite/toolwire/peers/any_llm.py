@@ -59,6 +59,7 @@ from ._common import (
     sent_choice,
     sent_tools,
     sse_text,
+    stream_asking,
     stream_model,
     to_chat_stream,
     to_named_stream,
@@ -196,11 +197,12 @@ class AnyLLMTranslator(PeerTranslator):
 
     def _stream(self, source: str, target: str) -> Any:
         def run(events: Any, profile: dict[str, str]) -> Any:
-            up = Upstream(STREAM_REPLY.get(target, lambda ev: ("sse", sse_text(ev)))(events))
-            body = {**MINIMAL[source], "model": stream_model(events), "stream": True}
+            up = Upstream(STREAM_REPLY.get(target, lambda ev: ("sse", sse_text(ev)))(events), target)
+            asking = stream_asking(target, source, events)
+            body = {**MINIMAL[source], "model": stream_model(events), "stream": True, **asking}
             if source == "openai-chat":  # usage in a chat stream is opt-in: ask for it (_common)
                 body.update(INCLUDE_USAGE)
-            chunks = _call(source, target, up, body)
+            chunks = reply_asked(up, asking, lambda: _call(source, target, up, body))
             return to_chat_stream(chunks) if source == "openai-chat" else to_named_stream(chunks)
 
         return run

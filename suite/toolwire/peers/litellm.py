@@ -63,6 +63,7 @@ from ._common import (
     reply_asked,
     sent_choice,
     sent_tools,
+    stream_asking,
     stream_model,
     to_chat_stream,
     to_named_stream,
@@ -277,13 +278,16 @@ class LiteLLMTranslator(PeerTranslator):
         call, _targets, minimal = ENTRIES[source]
 
         def run(events: Any, profile: dict[str, str]) -> Any:
-            up = Upstream((STREAM_FRAMING.get(target, "sse"), events))
-            body = {**minimal, "model": stream_model(events), "stream": True}
+            up = Upstream((STREAM_FRAMING.get(target, "sse"), events), target)
+            asking = stream_asking(target, source, events)
+            body = {**minimal, "model": stream_model(events), "stream": True, **asking}
             if source == "openai-chat":
                 # usage in a chat stream is opt-in (stream_options.include_usage): ask for it, as the
                 # expectation carries it, so the report shows whether LiteLLM can translate it
-                return to_chat_stream(call(target, up, {**body, **INCLUDE_USAGE}))
-            return call(target, up, body)
+                return to_chat_stream(
+                    reply_asked(up, asking, lambda: call(target, up, {**body, **INCLUDE_USAGE}))
+                )
+            return reply_asked(up, asking, lambda: call(target, up, body))
 
         return run
 
