@@ -440,3 +440,24 @@ def test_a_library_objects_capability_must_be_a_boolean() -> None:
 
     said = problems({"library_objects": "yes"}, load_corpus())
     assert any("library_objects" in p for p in said)
+
+
+def test_a_chat_text_part_keeping_cache_control_is_text_and_the_member_is_named() -> None:
+    """claude-code-router keeps Anthropic's cache_control on system text parts: the parts read as their text
+    (an equivalent spelling), and the wire error names the member instead of "valid under none"."""
+    parts = [
+        {"type": "text", "text": "a"},
+        {"type": "text", "text": "b", "cache_control": {"type": "ephemeral"}},
+    ]
+    sent = {
+        "model": "m",
+        "messages": [{"role": "system", "content": parts}, {"role": "user", "content": "hi"}],
+    }
+    joined = {
+        "model": "m",
+        "messages": [{"role": "system", "content": "a\nb"}, {"role": "user", "content": "hi"}],
+    }
+    assert _same("openai-chat", "request", joined, sent)
+    assert wire.validate("openai-chat", "request", sent) == [
+        "/messages/0/content/1: Additional properties are not allowed ('cache_control' was unexpected)"
+    ]

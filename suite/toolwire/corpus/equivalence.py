@@ -15,9 +15,10 @@ Rules (members are addressed by pointer patterns: ``*`` is one key or index, ``*
   ``values``) is the same as no member; an expectation there that accepts that value accepts no member;
   ``chosen`` is the same for a value that is no default but a choice a translator may make on its own
   (asking for usage in a stream, not storing a response);
-- ``text-shorthand`` ``{at, types, joined?}``: at ``at``, an array of exactly one ``{"type": T, "text": s}``
-  with ``T`` in ``types`` is the same as the string ``s``; with ``joined``, several such blocks are the same
-  as their texts joined with it (an expected array accepts either form);
+- ``text-shorthand`` ``{at, types, joined?, beside?}``: at ``at``, an array of exactly one
+  ``{"type": T, "text": s}`` with ``T`` in ``types`` is the same as the string ``s``; with ``joined``,
+  several such blocks are the same as their texts joined with it (an expected array accepts either form);
+  members named in ``beside`` do not keep a block from being text (the wire schema judges them on their own);
 - ``rename`` ``{at, to, unless?}``: the member at ``at`` is the same as the member ``to`` of the same
   object (when that one is absent), unless the root member ``unless.at`` matches ``unless.pattern``;
 - ``camel-case`` ``{names}``: a member name in snake_case is the same as its lowerCamelCase form, except
@@ -270,7 +271,7 @@ class _Rewriter:
             return _json_text(node)
         if isinstance(node, list) and node:
             for r in self._matching("text-shorthand", path):
-                texts = [_text_of(block, r["types"]) for block in node]
+                texts = [_text_of(block, r["types"], frozenset(r.get("beside", ()))) for block in node]
                 if None in texts or (len(texts) > 1 and "joined" not in r):
                     continue
                 if len(texts) == 1:
@@ -312,9 +313,10 @@ def _each_alternative(node: dict[str, Any], rewrite: Callable[[Any], Any]) -> di
     return {key: [rewrite(v) for v in value] if isinstance(value, list) else rewrite(value)}
 
 
-def _text_of(block: Any, types: list[str]) -> str | None:
-    """The text of a ``{"type": T, "text": s}`` block with ``T`` in ``types``, else None."""
-    if isinstance(block, dict) and set(block) == {"type", "text"} and isinstance(block["text"], str):
+def _text_of(block: Any, types: list[str], beside: frozenset[str] = frozenset()) -> str | None:
+    """The text of a ``{"type": T, "text": s}`` block with ``T`` in ``types`` (members in ``beside`` aside),
+    else None."""
+    if isinstance(block, dict) and set(block) - beside == {"type", "text"} and isinstance(block["text"], str):
         return block["text"] if block["type"] in types else None
     return None
 

@@ -216,6 +216,13 @@ def _extensions(error: Any) -> list[str] | None:
     return None
 
 
+def _unexpected(pointer: str) -> str:
+    """The error line of an unknown member at ``pointer``, as jsonschema words it for its object."""
+    parent, _, key = pointer.rpartition("/")
+    name = key.replace("~1", "/").replace("~0", "~")
+    return f"{parent or '/'}: Additional properties are not allowed ({name!r} was unexpected)"
+
+
 def _messages(validator: Any, instance: Any, extensions: set[str] | None = None) -> list[str]:
     """Error lines; with ``extensions``, errors about unknown members are left out and their pointers
     added to it instead."""
@@ -233,6 +240,10 @@ def _messages(validator: Any, instance: Any, extensions: set[str] | None = None)
                 extensions.update(found)
         errors = kept
     for err in errors[:_MAX_ERRORS]:
+        unknown = _extensions(err) if err.validator in ("oneOf", "anyOf") else None
+        if unknown:  # a branch fails only by unknown members: name them, not "valid under none"
+            out += [_unexpected(pointer) for pointer in unknown]
+            continue
         message = err.message if len(err.message) <= 300 else err.message[:299] + "…"
         out.append(f"{_pointer(err.absolute_path) or '/'}: {message}")
     if len(errors) > _MAX_ERRORS:
