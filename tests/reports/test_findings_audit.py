@@ -342,6 +342,14 @@ def test_audit_section_counts_blind_second_verdicts(tmp_path: Path):
     assert "| **all samples** | 6 | 3 | 2 | 1 | 40% (12%–77%) |" in text
     assert "verified 3 of these findings again" in text and "1 true, 2 false" in text
     assert "the two agree on 2; both judge 1 false" in text
+    assert "third auditor" not in text
+    # where the two disagree a third decides: by majority, the first sample's false is confirmed and the
+    # second sample's false overturned (2 of 6 false by the first auditors, 1 by majority)
+    second["findings"][2]["third"] = {"verdict": "true"}
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    text = audit_section(path)
+    assert "| **all samples** | 6 | 3 | 2 | 1 | 40% (12%–77%) |" in text
+    assert "a third auditor decided (1 finding)" in text and "1 of 6 are false: 20%" in text
     second["findings"][0]["second"] = {"verdict": "maybe"}
     path.write_text(json.dumps(doc), encoding="utf-8")
     with pytest.raises(AuditError):

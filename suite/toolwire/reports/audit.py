@@ -5,22 +5,36 @@ implementation's code and the provider's docs and given a verdict (``true``, ``f
 ``toolwire report combine`` reads the file when present and publishes, per sample and overall, how many
 findings were verified, the verdicts and the measured false rate with its 95 % Wilson interval.
 
-A finding may also carry a ``second`` verdict: another auditor's, given blind (without the first verdict).
-The rate stays the first auditors'; the section adds how often the two agree and how many findings both
-judge false, so a reader can tell a finding a second look confirms from one auditor's view.
+A finding may also carry a ``second`` verdict: another auditor's, given blind (without the first verdict),
+and, where the two disagree, a ``third`` that decides. The rate stays the first auditors'; the section adds
+how often the first two agree, how many findings both judge false, and the false rate by the majority of
+the auditors who verified each finding, so a reader can tell a finding a second look confirms from one
+auditor's view.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["VERDICTS", "AuditError", "Tally", "audit_section", "read_audit", "tally", "wilson"]
+__all__ = [
+    "VERDICTS",
+    "AuditError",
+    "Tally",
+    "audit_section",
+    "majority_verdict",
+    "read_audit",
+    "tally",
+    "wilson",
+]
 
 VERDICTS = ("true", "false", "unsure")
+#: the members holding later auditors' blind verdicts on a finding, in the order they were asked
+_LATER = ("second", "third")
 #: z for a two-sided 95 % interval
 Z95 = 1.959963984540054
 
@@ -79,9 +93,12 @@ def read_audit(path: Path | str) -> list[dict[str, Any]]:
             verdict = finding.get("verdict") if isinstance(finding, dict) else None
             if verdict not in VERDICTS:
                 raise AuditError(f"{path}: sample {i}, finding {j}: verdict {verdict!r} not in {VERDICTS}")
-            second = finding.get("second")
-            if second is not None and (not isinstance(second, dict) or second.get("verdict") not in VERDICTS):
-                raise AuditError(f"{path}: sample {i}, finding {j}: second verdict is not one of {VERDICTS}")
+            for later in _LATER:
+                extra = finding.get(later)
+                bad = not isinstance(extra, dict) or extra.get("verdict") not in VERDICTS
+                if extra is not None and bad:
+                    where = f"{path}: sample {i}, finding {j}"
+                    raise AuditError(f"{where}: {later} verdict is not one of {VERDICTS}")
     return samples
 
 
@@ -150,8 +167,28 @@ def _second_opinions(findings: list[dict[str, Any]]) -> list[str]:
     false_both = sum(first == second == "false" for first, second in both)
     firsts = {v: sum(first == v for first, _ in both) for v in VERDICTS}
     shown = ", ".join(f"{n} {v}" for v, n in firsts.items() if n)
-    return [
+    lines = [
         "",
         f"A second auditor verified {len(both)} of these findings again without seeing the first verdict "
         f"(first verdicts: {shown}): the two agree on {agree}; both judge {false_both} false.",
     ]
+    thirds = sum(isinstance(f.get("third"), dict) for f in findings)
+    if thirds:
+        majority = tally([{"verdict": majority_verdict(f)} for f in findings])
+        rate = majority.false_rate()
+        shown_rate = "–" if rate is None else f"{_pct(rate[0])} ({_pct(rate[1])}–{_pct(rate[2])})"
+        lines.append(
+            f"Where they disagreed a third auditor decided ({thirds} finding{'s' * (thirds != 1)}). By the "
+            f"majority of the auditors who verified each finding, {majority.false} of {majority.n} are "
+            f"false: {shown_rate}."
+        )
+    return lines
+
+
+def majority_verdict(finding: dict[str, Any]) -> str:
+    """The verdict most of the auditors who verified ``finding`` gave (the first auditor's on a tie)."""
+    votes = [str(finding.get("verdict"))]
+    votes += [str(finding[k]["verdict"]) for k in _LATER if isinstance(finding.get(k), dict)]
+    counts = Counter(votes)
+    best = max(counts.values())
+    return votes[0] if counts[votes[0]] == best else next(v for v in votes if counts[v] == best)
