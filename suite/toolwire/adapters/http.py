@@ -98,10 +98,8 @@ from ..endpoints import PROVIDER_DIALECTS, http_client, is_dialect_path
 from ..http_errors import error_status
 from ..jsonvalue import clip
 from ..paths import corpus_dir, unlocalize
-from ..peers._common import family_model
+from ..peers._common import accumulated_body, family_model
 from ..protocol import UNSUPPORTED, TranslationRefusal
-from ..streams.dialects import accumulate
-from ..streams.payload import StreamError
 from ..streams.sse import events_from_sse
 from .base import Adapter, AdapterError, Answer
 from .upstream import MIN_SECRET, LoopThread, MockUpstream, usage_on_finish_chunk, without_path_model
@@ -709,12 +707,4 @@ class HttpAdapter(Adapter):
 def _accumulated_once(events: list[Any], dialect: str) -> Callable[[], Any]:
     """The response body the upstream stream ``events`` accumulate to (None when they do not), read lazily
     and at most once: what the harness asks the proxy for and what it refuses to hand it read the same."""
-
-    @functools.cache
-    def body() -> Any:
-        try:
-            return accumulate(events, dialect)
-        except StreamError:
-            return None
-
-    return body
+    return functools.cache(lambda: accumulated_body(events, dialect))

@@ -72,7 +72,7 @@ from typing import Any
 
 from .matchers import compare, is_matcher
 
-__all__ = ["empty_is_absent", "empty_scalar", "normalize", "scoped"]
+__all__ = ["empty_is_absent", "empty_scalar", "judged_pointers", "normalize", "scoped"]
 
 Pattern = tuple[str, ...]
 _SNAKE = re.compile(r"_([a-z0-9])")
@@ -449,14 +449,31 @@ def scoped(descriptor: dict[str, Any] | None, kind: str, features: Iterable[str]
     the descriptor's ``judged`` entries tie to features the check does not list."""
     if not descriptor or not isinstance(expected, dict | list):
         return expected
-    listed = set(features)
     out = expected
-    for entry in descriptor.get("judged", []):
-        if kind not in entry.get("kinds", [kind]) or listed.intersection(entry["features"]):
-            continue
+    for entry in _judged_entries(descriptor, kind, features, judged=False):
         for pattern in _patterns(entry["at"]):
             out = _loosen(out, pattern)
     return out
+
+
+def judged_pointers(descriptor: dict[str, Any] | None, kind: str, features: Iterable[str]) -> set[str]:
+    """The pointer patterns of the descriptor's ``judged`` entries that a check of ``kind`` listing
+    ``features`` judges (an out-of-scope member is made lenient by :func:`scoped`; these are not)."""
+    ats = [entry["at"] for entry in _judged_entries(descriptor or {}, kind, features, judged=True)]
+    return {pointer for at in ats for pointer in ([at] if isinstance(at, str) else at)}
+
+
+def _judged_entries(
+    descriptor: dict[str, Any], kind: str, features: Iterable[str], *, judged: bool
+) -> list[dict[str, Any]]:
+    """The descriptor's ``judged`` entries for ``kind`` that a check listing ``features`` judges (or, with
+    ``judged=False``, leaves out of its scope)."""
+    listed = set(features)
+    return [
+        entry
+        for entry in descriptor.get("judged", [])
+        if kind in entry.get("kinds", [kind]) and bool(listed.intersection(entry["features"])) is judged
+    ]
 
 
 def _loosen(node: Any, pattern: Pattern) -> Any:

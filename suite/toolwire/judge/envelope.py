@@ -15,6 +15,7 @@ from typing import Any
 from ..adapters import Answer
 from ..corpus import Check
 from ..corpus.capabilities import hands_library_objects
+from ..corpus.equivalence import judged_pointers
 from ..descriptors import descriptor
 
 __all__ = ["with_envelope"]
@@ -27,7 +28,8 @@ def with_envelope(capabilities: dict[str, Any], check: Check, answer: Answer) ->
     envelope = (target.get("envelope") or {}).get(check.kind)
     if not envelope or answer.status != "payload" or not hands_library_objects(capabilities):
         return answer
-    judged = _judged(target, check)
+    # a stream's judged members are patterns over its events (``/*/data/id``): here, into one event's data
+    judged = {p.removeprefix("/*/data") for p in judged_pointers(target, check.kind, check.features)}
     payload = copy.deepcopy(answer.payload)
     if check.kind == "response":
         bodies = [payload]
@@ -40,18 +42,6 @@ def with_envelope(capabilities: dict[str, Any], check: Check, answer: Answer) ->
             if pointer not in judged:
                 _fill(body, pointer.split("/")[1:], blank)
     return replace(answer, payload=payload)
-
-
-def _judged(target: dict[str, Any], check: Check) -> set[str]:
-    """The pointers (into one body: a stream's ``/*/data`` prefix taken off) that ``check`` judges because
-    its case lists one of their features (the descriptor's ``judged``)."""
-    features = set(check.features)
-    out: set[str] = set()
-    for rule in target.get("judged") or []:
-        if check.kind in rule.get("kinds", [check.kind]) and features & set(rule.get("features") or []):
-            at = rule.get("at") or []
-            out.update(p.removeprefix("/*/data") for p in ([at] if isinstance(at, str) else at))
-    return out
 
 
 def _fill(value: Any, tokens: list[str], blank: Any) -> None:

@@ -42,6 +42,7 @@ __all__ = [
     "CAPTURED_REPLY",
     "LEGACY_FUNCTIONS",
     "refuse_unsupported_members",
+    "accumulated_body",
     "answered_model",
     "bedrock_runtime_client",
     "choice_tools",
@@ -183,7 +184,7 @@ class Upstream:
             why = http_client(self.dialect).unasked(request, lambda: data)
         else:
             events = events_from_sse(data) if isinstance(data, str) else data
-            why = http_client(self.dialect).unasked(request, lambda: _accumulated(events, self.dialect))
+            why = http_client(self.dialect).unasked(request, lambda: accumulated_body(events, self.dialect))
         if why:
             UNASKED.append(f"the library's {self.dialect} request never gets this reply: {why}")
 
@@ -272,7 +273,7 @@ def bedrock_runtime_client(up: Upstream) -> Any:
     return client
 
 
-def _accumulated(events: Any, dialect: str) -> Any:
+def accumulated_body(events: Any, dialect: str) -> Any:
     """The body the stream ``events`` accumulate to in ``dialect`` (None when they do not). A list is read
     past its own iteration: the harness reading it is no read by the library (the incremental checks
     watch how far the library has read its input)."""
@@ -288,7 +289,7 @@ def stream_asking(upstream: str, client: str, events: Any) -> dict[str, Any]:
     that the provider gives only when asked (``HttpClient.asking_for``; {} for no provider dialect)."""
     if upstream not in PROVIDER_DIALECTS:
         return {}
-    return http_client(upstream).asking_for(client, lambda: _accumulated(events, upstream))
+    return http_client(upstream).asking_for(client, lambda: accumulated_body(events, upstream))
 
 
 def reply_asked(up: Upstream, asking: dict[str, Any], call: Callable[[], Any]) -> Any:

@@ -186,13 +186,6 @@ ENTRIES: dict[str, tuple[Any, tuple[str, ...], dict[str, Any]]] = {
 }
 
 
-def _adapter() -> Any:
-    _litellm()
-    from litellm.llms.anthropic.pass_through.adapters.transformation import LiteLLMAnthropicMessagesAdapter
-
-    return LiteLLMAnthropicMessagesAdapter()
-
-
 class LiteLLMTranslator(PeerTranslator):
     name = "litellm"
     #: LiteLLM carries thinking into the streams it translates (Anthropic ``thinking`` blocks, Responses
@@ -212,8 +205,8 @@ class LiteLLMTranslator(PeerTranslator):
     library_modules = ("litellm",)
 
     def setup(self) -> None:
-        _adapter()  # imports litellm up front (seconds): a slow first import is not a check's time
-        from litellm.llms.anthropic.pass_through.adapters import streaming_iterator  # noqa: F401
+        _litellm()  # imports litellm up front (seconds): a slow first import is not a check's time
+        from litellm.llms.anthropic.pass_through.adapters import streaming_iterator, transformation  # noqa: F401
         from litellm.llms.custom_httpx import http_handler  # noqa: F401
 
         for source, (_entry, targets, _minimal) in ENTRIES.items():
