@@ -461,3 +461,69 @@ def test_a_chat_text_part_keeping_cache_control_is_text_and_the_member_is_named(
     assert wire.validate("openai-chat", "request", sent) == [
         "/messages/0/content/1: Additional properties are not allowed ('cache_control' was unexpected)"
     ]
+
+
+def test_a_reply_no_client_of_the_target_can_cause_is_garbage_in_under_every_profile(
+    checks: dict[str, Any],
+) -> None:
+    """A Responses custom call toward an Anthropic client answers a tool no Anthropic client can declare
+    (the expectation marks it ``unreachable``). Under ``custom.tools=wrap`` the case still says how to wrap
+    it, but a translator that does something else with input that never arrives is no translation bug
+    (LiteLLM's /v1/messages route, seed 141 of the audit)."""
+    check_id = (
+        "responses/openai-responses-custom-tool-call-capture[openai-responses>anthropic,custom.tools=wrap]"
+    )
+    assert checks[check_id].expectation.get("unreachable")
+
+    def empty_turn(payload: Any) -> Any:
+        return {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude", "content": [],
+                "stop_reason": "end_turn", "stop_sequence": None,
+                "usage": {"input_tokens": 1, "output_tokens": 1}}  # fmt: skip
+
+    wrapping = Echo(empty_turn)
+    declared = {**wrapping.capabilities(), "profiles": {"custom.tools": ["wrap"]}}
+    wrapping.capabilities = lambda: declared  # type: ignore[method-assign]
+    check = checks[check_id]
+    record = check_record(check, run_check(PythonAdapter("python:echo", wrapping), check))
+    assert record["outcome"] == "passed" and record["source_invalid"] is True, record
+
+
+def _chat_call_stream(name: str, arguments: str) -> list[dict[str, Any]]:
+    """A Chat stream of one function call, as LiteLLM's proxy streams a Responses custom call."""
+    head = {"id": "resp_4e5f60718293a4b5c6d7e8f90a1b2c3d", "object": "chat.completion.chunk", "created": 1,
+            "model": "gpt-5-codex"}  # fmt: skip
+    opening = {"index": 0, "id": "call_Q1w2E3r4", "type": "function",
+               "function": {"name": name, "arguments": ""}}  # fmt: skip
+    fragment = {"index": 0, "function": {"arguments": arguments}}
+    chunks = [
+        {"choices": [{"index": 0, "delta": {"role": "assistant", "tool_calls": [opening]},
+                      "finish_reason": None}]},
+        {"choices": [{"index": 0, "delta": {"tool_calls": [fragment]}, "finish_reason": None}]},
+        {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]},
+        {"choices": [], "usage": {"prompt_tokens": 42, "completion_tokens": 12, "total_tokens": 54,
+                                  "prompt_tokens_details": {"cached_tokens": 0},
+                                  "completion_tokens_details": {"reasoning_tokens": 0}}},
+    ]  # fmt: skip
+    return [{"data": {**head, **chunk}} for chunk in chunks] + [{"data": "[DONE]"}]
+
+
+@pytest.mark.parametrize(("name", "outcome"), [("apply_patch", "passed"), ("write_file", "failed")])
+def test_a_stream_equal_to_a_degrade_the_case_accepts_passes_where_a_refusal_is_expected(
+    checks: dict[str, Any], name: str, outcome: str
+) -> None:
+    """Chat chunks have no custom call, so the case expects a refusal; a stream that accumulates to the
+    function call ``custom.tools=wrap`` accepts passes (LiteLLM's proxy, seeds 141 and 142 of the audit),
+    as a payload does for the other kinds; one that names another tool still fails."""
+    check_id = "streams/responses-custom-tool-call-input-done[openai-responses>openai-chat]"
+    assert "error" in checks[check_id].expectation
+    patch = "*** Begin Patch\n*** Add File: hello.txt\n+Hello world\n*** End Patch\n"
+
+    class Streamer(Echo):
+        def translate_stream(self, source: str, target: str, events: Any, profile: Any) -> Any:
+            return _chat_call_stream(name, patch)
+
+    check = checks[check_id]
+    record = check_record(check, run_check(PythonAdapter("python:streamer", Streamer(None)), check))
+    assert record["outcome"] == outcome, record
+    if outcome == "passed":
+        assert record["handled"] == "accepted-degrade", record

@@ -569,8 +569,11 @@ def garbage_in(check: Check) -> bool:
     """Whether the check's input is invalid in its own dialect and the check judges what becomes of it: a
     refusal is expected, or a payload under the default profile (a profile value chosen for it, such as
     ``ids.orphans=drop``, is a declared way of handling it, and is judged; a ``when`` naming default values
-    is the default profile)."""
-    return bool(check.source_problems) and ("error" in check.expectation or check.under_defaults)
+    is the default profile), or any expectation on a source no client of its dialect can be given
+    (``unreachable``: no profile value is chosen for input that never arrives)."""
+    if not check.source_problems:
+        return False
+    return "error" in check.expectation or check.under_defaults or bool(check.expectation.get("unreachable"))
 
 
 #: the built-in exceptions a library raises, on purpose or not, when its input has the wrong type or shape:

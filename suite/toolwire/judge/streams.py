@@ -172,6 +172,10 @@ def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
         return _raised(check, answer, label)
     caps = adapter.capabilities
     garbage = garbage_in(check) and not validates_input(caps)
+    if answer.status == "payload" and "error" in check.expectation and answer.mutated is None and not garbage:
+        accepted = _accepted_degrade(check, answer.payload, answer.duration_ms, label)
+        if accepted is not None:
+            return accepted
     if answer.status != "payload" or "error" in check.expectation or answer.mutated is not None or garbage:
         result = judge(check, answer, codes=speaks_toolwire_codes(caps), validates=validates_input(caps))
         if label and result.message:
@@ -194,6 +198,23 @@ def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
         )
         return handled_pass("unchanged", label + why, result.wire_valid, answer.duration_ms)
     return _undeclared_policy(check, answer.payload, frozenset(caps.get("profiles") or {}), result, label)
+
+
+def _accepted_degrade(check: Any, output: Any, ms: float, label: str) -> CheckResult | None:
+    """A pass for a stream, where the case expects a refusal, that keeps its grammar and accumulates to the
+    answer the case accepts toward the same target under another profile value (``accepted-degrade``, as
+    for the other kinds: LiteLLM streams a Responses custom call to a chat client as a function call, the
+    form ``custom.tools=wrap`` expects); None otherwise."""
+    for alternative, policy in undeclared_policies(check, frozenset(), "accumulated"):
+        if _judge_output(check, output, ms, compare_events=False, expected=alternative).outcome == "passed":
+            want = check.expected_error
+            where = f" at {want['path']}" if want.get("path") is not None else ""
+            why = (
+                "the stream keeps its grammar and accumulates to the degrade the case accepts under "
+                f"{policy}, where a refusal with {want.get('code')!r}{where} is expected under this profile"
+            )
+            return handled_pass("accepted-degrade", label + why, True, ms)
+    return None
 
 
 def _undeclared_policy(

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ... import custom
 from ..chat_response import ChatResponseCodec
 from ..openai_common import chat_call_body
 from .rules import RULES
@@ -22,7 +23,9 @@ class OpenAIChatResponse(ChatResponseCodec):
     refusal_member = True
 
     def call_body(self, part: Mapping[str, Any], profile: Mapping[str, str]) -> dict:
-        return chat_call_body(part)
+        """A custom call as it is, or under ``custom.tools=wrap`` a call of a function of its name (what a
+        bridge gives chat clients that read every call as a function call)."""
+        return chat_call_body(part, wrap=custom.wrapping(profile))
 
     def choice(self, message: dict, finish: str) -> dict:
         return {"index": 0, "message": message, "finish_reason": finish, "logprobs": None}
