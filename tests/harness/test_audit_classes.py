@@ -488,41 +488,27 @@ def test_a_reply_no_client_of_the_target_can_cause_is_garbage_in_under_every_pro
     assert record["outcome"] == "passed" and record["source_invalid"] is True, record
 
 
-def _chat_call_stream(name: str, arguments: str) -> list[dict[str, Any]]:
-    """A Chat stream of one function call, as LiteLLM's proxy streams a Responses custom call."""
-    head = {"id": "resp_4e5f60718293a4b5c6d7e8f90a1b2c3d", "object": "chat.completion.chunk", "created": 1,
-            "model": "gpt-5-codex"}  # fmt: skip
-    opening = {"index": 0, "id": "call_Q1w2E3r4", "type": "function",
-               "function": {"name": name, "arguments": ""}}  # fmt: skip
-    fragment = {"index": 0, "function": {"arguments": arguments}}
-    chunks = [
-        {"choices": [{"index": 0, "delta": {"role": "assistant", "tool_calls": [opening]},
-                      "finish_reason": None}]},
-        {"choices": [{"index": 0, "delta": {"tool_calls": [fragment]}, "finish_reason": None}]},
-        {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]},
-        {"choices": [], "usage": {"prompt_tokens": 42, "completion_tokens": 12, "total_tokens": 54,
-                                  "prompt_tokens_details": {"cached_tokens": 0},
-                                  "completion_tokens_details": {"reasoning_tokens": 0}}},
-    ]  # fmt: skip
-    return [{"data": {**head, **chunk}} for chunk in chunks] + [{"data": "[DONE]"}]
 
-
-@pytest.mark.parametrize(("name", "outcome"), [("apply_patch", "passed"), ("write_file", "failed")])
+@pytest.mark.parametrize(("cut", "outcome"), [(False, "passed"), (True, "failed")])
 def test_a_stream_equal_to_a_degrade_the_case_accepts_passes_where_a_refusal_is_expected(
-    checks: dict[str, Any], name: str, outcome: str
+    checks: dict[str, Any], cut: bool, outcome: str
 ) -> None:
-    """Chat chunks have no custom call, so the case expects a refusal; a stream that accumulates to the
-    function call ``custom.tools=wrap`` accepts passes (LiteLLM's proxy, seeds 141 and 142 of the audit),
-    as a payload does for the other kinds; one that names another tool still fails."""
-    check_id = "streams/responses-custom-tool-call-input-done[openai-responses>openai-chat]"
-    assert "error" in checks[check_id].expectation
-    patch = "*** Begin Patch\n*** Add File: hello.txt\n+Hello world\n*** End Patch\n"
+    """An unterminated text-embedded call at the end of a stream is refused under ``text.malformed=error``;
+    the stream kept as text is what the case accepts under ``keep-text``, so it passes where the refusal is
+    expected (``accepted-degrade``), as a payload does for the other kinds; a stream that loses text fails."""
+    case = "streams/text-calls-unterminated-at-stream-end"
+    check = checks[f"{case}[openai-chat>openai-chat,stream.text-calls=parse]"]
+    assert "error" in check.expectation
 
     class Streamer(Echo):
-        def translate_stream(self, source: str, target: str, events: Any, profile: Any) -> Any:
-            return _chat_call_stream(name, patch)
+        def capabilities(self) -> dict[str, Any]:
+            return {**super().capabilities(), "profiles": {"stream.text-calls": ["parse"]}}
 
-    check = checks[check_id]
+        def translate_stream(self, source: str, target: str, events: Any, profile: Any) -> Any:
+            kept = copy.deepcopy(events)
+            texts = [i for i, e in enumerate(kept) if "content" in json.dumps(e)]
+            return [e for i, e in enumerate(kept) if not (cut and i == texts[-1])]
+
     record = check_record(check, run_check(PythonAdapter("python:streamer", Streamer(None)), check))
     assert record["outcome"] == outcome, record
     if outcome == "passed":

@@ -24,7 +24,7 @@ from typing import Any
 from .. import roster, signatures
 from .._json import MAX_DEPTH, check_depth, json_type, nests_deeper
 from ..calls import derived_id
-from ..custom import WRAP_PARAMETER, wrapping
+from ..custom import WRAP_PARAMETER, has_custom_tools, wrapping
 from ..errors import Segments, TranslationError, fail, pointer
 from ..rules import DialectRules
 
@@ -303,16 +303,15 @@ class CustomCallGuard:
     """Custom (free-form) tool calls for a target stream without them (Anthropic, Gemini, and Chat, whose
     chunk type ``ChoiceDeltaToolCall`` is a function call only): ``content.unsupported`` at the source
     event that starts one, as the ``response`` kind refuses them (RULES.md "Custom (free-form) tools");
-    under ``custom.tools=wrap`` the call of a function of the tool's name, its input streamed as the JSON
-    text ``{"input": "…"}`` fragment by fragment (toward Chat, whose non-streamed answers keep custom calls,
-    what a bridge gives chat clients that read every call as a function call).
+    under ``custom.tools=wrap`` (Anthropic, Gemini) the call of the function the tool became, its input
+    streamed as the JSON text ``{"input": "…"}`` fragment by fragment.
 
     Fast-lane promise (``transcode.StreamTranscoder``): a block is wrapped or not from its start, so once
     it passed a plain delta of a block unchanged, it passes the block's later plain deltas unchanged."""
 
     def __init__(self, target: DialectRules, decoder: Decoder, profile: Mapping[str, str]) -> None:
         self.active = not target.custom_streams
-        self.wrap = wrapping(profile)
+        self.wrap = wrapping(profile) and not has_custom_tools(target)
         self.target = target.name
         self.decoder = decoder
         self.wrapped: set[int] = set()  # open blocks of wrapped calls

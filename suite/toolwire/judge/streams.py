@@ -203,8 +203,8 @@ def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
 def _accepted_degrade(check: Any, output: Any, ms: float, label: str) -> CheckResult | None:
     """A pass for a stream, where the case expects a refusal, that keeps its grammar and accumulates to the
     answer the case accepts toward the same target under another profile value (``accepted-degrade``, as
-    for the other kinds: LiteLLM streams a Responses custom call to a chat client as a function call, the
-    form ``custom.tools=wrap`` expects); None otherwise."""
+    for the other kinds: an unterminated text-embedded call kept as text, which ``text.malformed=keep-text``
+    expects); None otherwise."""
     for alternative, policy in undeclared_policies(check, frozenset(), "accumulated"):
         if _judge_output(check, output, ms, compare_events=False, expected=alternative).outcome == "passed":
             want = check.expected_error

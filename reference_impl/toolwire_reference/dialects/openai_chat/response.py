@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ... import custom
 from ..chat_response import ChatResponseCodec
 from ..openai_common import chat_call_body
 from .rules import RULES
@@ -23,9 +22,7 @@ class OpenAIChatResponse(ChatResponseCodec):
     refusal_member = True
 
     def call_body(self, part: Mapping[str, Any], profile: Mapping[str, str]) -> dict:
-        """A custom call as it is, or under ``custom.tools=wrap`` a call of a function of its name (what a
-        bridge gives chat clients that read every call as a function call)."""
-        return chat_call_body(part, wrap=custom.wrapping(profile))
+        return chat_call_body(part)
 
     def choice(self, message: dict, finish: str) -> dict:
         return {"index": 0, "message": message, "finish_reason": finish, "logprobs": None}
