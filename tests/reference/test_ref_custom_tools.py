@@ -199,9 +199,23 @@ def test_input_only_in_the_done_event_is_sent_then():
     assert {"type": "tool_call_delta", "index": 0, "input": "SELECT 1"} in canonical
 
 
-@pytest.mark.parametrize("target", ["openai-chat", "anthropic", "gemini"])
+@pytest.mark.parametrize("target", ["anthropic", "gemini", "mistral"])
 def test_streamed_custom_call_refused_where_there_is_none(target):
     assert refusal("stream", _stream("x"), "openai-responses", target) == ("content.unsupported", "/1/data")
+
+
+def test_chat_streams_a_custom_call_as_custom_fragments_and_reads_them_back():
+    """openai-node's ``ChatCompletionChunk`` types a streamed custom call (``type: custom``, ``custom.name``,
+    then ``custom.input`` fragments): Chat gets the call, not a refusal, and reads it back unchanged."""
+    chat = list(translate_stream(_stream("SELECT ", "1"), source="openai-responses", target="openai-chat"))
+    calls = [c for e in chat if isinstance(e["data"], dict) for ch in e["data"]["choices"]
+             for c in ch["delta"].get("tool_calls") or []]  # fmt: skip
+    assert calls[0] == {"index": 0, "id": "call_1", "type": "custom", "custom": {"name": "q", "input": ""}}
+    assert [c["custom"]["input"] for c in calls[1:]] == ["SELECT ", "1"]
+    assert all(set(c) == {"index", "custom"} for c in calls[1:])
+    back = [e["data"] for e in translate_stream(chat, source="openai-chat", target="canonical")]
+    assert [e["input"] for e in back if e["type"] == "tool_call_delta"] == ["SELECT ", "1"]
+    assert next(e for e in back if e["type"] == "tool_call_start")["custom"] is True
 
 
 def test_canonical_stream_custom_deltas_carry_input_only():

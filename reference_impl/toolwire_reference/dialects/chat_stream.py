@@ -7,7 +7,9 @@
 Decoding reads ``choices[0]`` (as the ``response`` kind): ``delta.content`` and ``delta.refusal``
 (text; a refusal makes the stop reason ``refusal``), ``delta.reasoning_content`` (thinking, the
 DeepSeek-style extension), ``delta.tool_calls`` keyed by ``index`` (the first fragment of a call carries
-``id`` and ``function.name``; a call without ``id`` gets a generated one). Fragments of several calls
+``id`` and ``function.name``; a call without ``id`` gets a generated one; a custom (free-form) call's
+fragments carry ``custom.name`` and ``custom.input`` instead, where the dialect streams custom calls,
+``rules.custom_streams``: OpenAI Chat). Fragments of several calls
 may alternate (they are keyed only by ``index``). A call's block closes as soon as its argument text is a
 complete JSON object (a later non-blank fragment for it would make it invalid: ``stream.invalid_event``),
 else when the choice finishes, so targets with one open block (Anthropic) can start the next call at once
@@ -17,7 +19,8 @@ when calls come one after the other, as OpenAI sends them (corpus/captures/opena
 is a canonical ``error``.
 
 Encoding: a first chunk with ``role``, then one chunk per fragment; a call's first chunk carries ``id``,
-``type``, ``function.name`` and ``arguments: ""``; a call whose arguments are empty gets ``"{}"`` (as the
+``type``, ``function.name`` and ``arguments: ""`` (a custom call's: ``type: "custom"``, ``custom.name`` and
+``input: ""``, then ``custom.input`` fragments); a call whose arguments are empty gets ``"{}"`` (as the
 ``response`` kind writes it); ``finish_reason`` once; the usage-only chunk when usage is known; ``[DONE]``.
 A refusal's text has already been sent as ``content`` when the stop reason says refusal: ``finish_reason``
 is ``stop`` (``content_filter`` when there was no text).
@@ -109,36 +112,41 @@ class ChatDecoder(Decoder):
         index = call["index"]
         if not isinstance(index, int) or isinstance(index, bool):
             raise self.invalid("a tool_calls fragment needs an integer `index`", *where, "index")
-        function = call.get("function") or {}
+        custom = self.rules.custom_streams and (
+            call.get("type") == "custom" or isinstance(call.get("custom"), dict)
+        )
+        member, field = ("custom", "input") if custom else ("function", "arguments")
+        body = call.get(member) or {}
         out: list[dict] = []
         if index not in self.seen:
-            name = function.get("name")
+            name = body.get("name")
             if not isinstance(name, str) or not name:
-                raise self.invalid("the first fragment of a tool call must carry `function.name`", *where)
+                raise self.invalid(f"the first fragment of a tool call must carry `{member}.name`", *where)
             call_id = call.get("id")
             if isinstance(call_id, str) and call_id:
                 self.ids.take(call_id)
             else:
                 call_id = self.ids.new()
             self.seen.add(index)
-            self.trackers[index] = JsonTracker()
-            out += self.start_call(index, call_id, name)
-        arguments = function.get("arguments")
-        if arguments is not None and not isinstance(arguments, str):
-            raise self.invalid("`arguments` must be a string", *where, "function", "arguments")
-        if not arguments:
+            if not custom:  # a custom call's input is free text: it is complete only when the choice finishes
+                self.trackers[index] = JsonTracker()
+            out += self.start_call(index, call_id, name, custom=custom or None)
+        text = body.get(field)
+        if text is not None and not isinstance(text, str):
+            raise self.invalid(f"`{field}` must be a string", *where, member, field)
+        if not text:
             return out
         if index not in self.open_calls:  # its arguments were already a complete JSON object
-            if arguments.strip():
+            if text.strip():
                 raise self.invalid(
                     f"tool call {index} continues after its arguments were a complete JSON object",
                     *where,
-                    "function",
-                    "arguments",
+                    member,
+                    field,
                 )
             return out
-        out += self.call_delta(index, arguments)
-        if self.trackers[index].feed(arguments):  # complete: the call's block ends now
+        out += self.call_delta(index, text, field)
+        if index in self.trackers and self.trackers[index].feed(text):  # complete: the call's block ends now
             del self.trackers[index]
             out += self.end_call(index)
         return out
@@ -193,22 +201,29 @@ class ChatEncoder(Encoder):
         return []  # chat has no place for thinking (the filter drops it before it gets here)
 
     def on_tool_call_start(self, event: dict) -> list[dict]:
-        self.calls[event["index"]] = [self.count, False]
+        custom = bool(event.get("custom"))  # reaches here only where the dialect streams custom calls
+        self.calls[event["index"]] = [self.count, custom]  # [chat index, nothing to fill (text sent, custom)]
         self.count += 1
         call = {
             "index": self.count - 1,
             "id": encode_call_id(event["id"], self.rules, self.profile),
-            "type": "function",
-            "function": {"name": event["name"], "arguments": ""},
+            "type": "custom" if custom else "function",
+            ("custom" if custom else "function"): {
+                "name": event["name"],
+                ("input" if custom else "arguments"): "",
+            },
         }
         return [self._chunk({"tool_calls": [call]})]
 
-    def _arguments(self, index: int, text: str) -> dict:
+    def _arguments(self, index: int, text: str, member: str = "function", field: str = "arguments") -> dict:
         state = self.calls[index]
         state[1] = True
-        return self._chunk({"tool_calls": [{"index": state[0], "function": {"arguments": text}}]})
+        return self._chunk({"tool_calls": [{"index": state[0], member: {field: text}}]})
 
     def on_tool_call_delta(self, event: dict) -> list[dict]:
+        if "input" in event:  # a custom call's free text
+            text = event["input"]
+            return [self._arguments(event["index"], text, "custom", "input")] if text else []
         return [self._arguments(event["index"], event["arguments"])] if event["arguments"] else []
 
     def on_block_end(self, event: dict) -> list[dict]:

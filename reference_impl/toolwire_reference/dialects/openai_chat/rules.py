@@ -20,6 +20,10 @@ RULES = DialectRules(
     format_name_pattern=r"^[a-zA-Z0-9_-]{1,64}$",
     call_id_prefix="call_",
     custom_tools=True,
+    # streamed custom calls: `custom: {name, input}` fragments (openai-node `ChatCompletionChunk`, whose
+    # `ChatCompletionStream` accumulates them; the spec's chunk enum still says function only:
+    # openai/openai-openapi#576)
+    custom_streams=True,
     custom_wrapped=True,
     request_ignorable=frozenset(
         (

@@ -5,7 +5,10 @@ The body: ``{"id", "object": "chat.completion", "created", "model", "system_fing
   "service_tier"?, "choices": [{"index", "message": {"role", "content", "refusal"?, "tool_calls"?},
   "logprobs"?, "finish_reason"}], "usage"?}``: ``content`` is the joined ``delta.content`` (null when it is
   empty), ``tool_calls`` = ``[{"id", "type": "function", "function": {"name", "arguments"}}]`` by index
-  with the joined argument text (a JSON string, as in a non-streaming response); ``refusal`` only when
+  with the joined argument text (a JSON string, as in a non-streaming response), or for a custom
+  (free-form) call, whose fragments carry ``custom`` (``type: "custom"`` on the first), ``{"id", "type":
+  "custom", "custom": {"name", "input"}}`` with the joined input (openai-node ``ChatCompletionStream``,
+  which accumulates them); ``refusal`` only when
   some delta carries one; ``logprobs`` only when some chunk carries non-null logprobs (their
   ``content`` lists joined); ``system_fingerprint``/``service_tier``/``usage``: the last non-null value.
 """
@@ -78,20 +81,23 @@ class OpenAIChatAccumulator(Accumulator):
     def call(self, calls: dict[Any, dict[str, Any]], call: dict[str, Any]) -> list[Fragment]:
         """Feed one ``delta.tool_calls`` item into ``calls`` (a choice's calls by index)."""
         out: list[Fragment] = []
-        fn = call.get("function") or {}
+        custom = call.get("type") == "custom" or isinstance(call.get("custom"), dict)
+        body = (call.get("custom") if custom else call.get("function")) or {}
         if call["index"] not in calls:
             calls[call["index"]] = {
                 "id": call.get("id"),
-                "name": fn.get("name"),
+                "name": body.get("name"),
+                "custom": custom,
                 "arguments": [],
                 "ordinal": self.new_call(),
             }
             out.append(Fragment("call_start", call=calls[call["index"]]["ordinal"]))
         entry = calls[call["index"]]
-        if isinstance(fn.get("arguments"), str):
-            entry["arguments"].append(fn["arguments"])
-            if fn["arguments"]:
-                out.append(Fragment("arguments", fn["arguments"], entry["ordinal"]))
+        text = body.get("input" if entry["custom"] else "arguments")
+        if isinstance(text, str):
+            entry["arguments"].append(text)
+            if text:
+                out.append(Fragment("arguments", text, entry["ordinal"]))
         return out
 
     def build(self) -> Any:
@@ -110,14 +116,7 @@ class OpenAIChatAccumulator(Accumulator):
             if state["refusal"] is not None:
                 message["refusal"] = state["refusal"]
             if state["calls"]:
-                message["tool_calls"] = [
-                    {
-                        "id": c["id"],
-                        "type": "function",
-                        "function": {"name": c["name"], "arguments": "".join(c["arguments"])},
-                    }
-                    for _, c in sorted(state["calls"].items())
-                ]
+                message["tool_calls"] = [_tool_call(c) for _, c in sorted(state["calls"].items())]
             choice: dict[str, Any] = {"index": index, "message": message}
             if state["logprobs"] is not None:
                 choice["logprobs"] = state["logprobs"]
@@ -127,6 +126,14 @@ class OpenAIChatAccumulator(Accumulator):
         if self.usage is not None:
             body["usage"] = self.usage
         return body
+
+
+def _tool_call(call: dict[str, Any]) -> dict[str, Any]:
+    """A message's tool call from the accumulated fragments of one (a function or a custom call)."""
+    text = "".join(call["arguments"])
+    if call["custom"]:
+        return {"id": call["id"], "type": "custom", "custom": {"name": call["name"], "input": text}}
+    return {"id": call["id"], "type": "function", "function": {"name": call["name"], "arguments": text}}
 
 
 ACCUMULATOR = OpenAIChatAccumulator

@@ -3,7 +3,8 @@
 Chunks have no SSE event name and are ``chat.completion.chunk`` objects sharing one ``id``. Per choice:
 ``delta.tool_calls[]`` items carry ``index``; a call's first fragment (a new index, the next one: 0, 1 …)
 carries ``id`` and ``function.name``; later fragments carry only ``index`` and ``function.arguments``
-(clients concatenate every string member of a repeated fragment: openai-python
+(a custom call's: ``custom.name``, ``custom.input``; openai-node ``ChatCompletionChunk``) (clients
+concatenate every string member of a repeated fragment: openai-python
 ``lib/streaming/chat/_completions.py`` accumulates deltas by concatenation, so a repeated ``id`` or name
 would be doubled); ``finish_reason`` is set once, after which the choice sends nothing. An optional
 usage-only chunk (``choices: []`` + ``usage``) comes after every finish_reason. ``data: [DONE]`` is the
@@ -100,18 +101,20 @@ class OpenAIChatGrammar(Grammar):
         index = call.get("index")
         if not isinstance(index, int) or isinstance(index, bool):
             raise self.fail("tool-call-index", "a tool_calls fragment without an integer index")
-        fn = call.get("function") if isinstance(call.get("function"), dict) else {}
+        custom = call.get("type") == "custom" or isinstance(call.get("custom"), dict)
+        member, field = ("custom", "input") if custom else ("function", "arguments")
+        body = call.get(member) if isinstance(call.get(member), dict) else {}
         if index == state.calls:
-            if not call.get("id") or not fn.get("name"):
+            if not call.get("id") or not body.get("name"):
                 raise self.fail(
                     "tool-call-first-fragment",
-                    f"the first fragment of tool call {index} must carry id and function.name",
+                    f"the first fragment of tool call {index} must carry id and {member}.name",
                 )
             state.calls += 1
         elif index < state.calls:
             # openai-python overwrites index and type, and concatenates every other string member
             repeated = ["id"] if call.get("id") else []
-            repeated += ["function.name"] if fn.get("name") else []
+            repeated += [f"{member}.name"] if body.get("name") else []
             if repeated:
                 raise self.fail(
                     "tool-call-later-fragment",
@@ -123,10 +126,8 @@ class OpenAIChatGrammar(Grammar):
                 "tool-call-index",
                 f"tool call index {index} skips ahead; the next new call index is {state.calls}",
             )
-        if "arguments" in fn and not isinstance(fn["arguments"], str):
-            raise self.fail(
-                "tool-call-arguments", f"function.arguments of tool call {index} must be a string"
-            )
+        if field in body and not isinstance(body[field], str):
+            raise self.fail("tool-call-arguments", f"{member}.{field} of tool call {index} must be a string")
 
     def on_end(self) -> None:
         if self.done:

@@ -1,5 +1,5 @@
 """OpenAI Chat stream fragments: how re-chunking (:mod:`toolwire.streams.rechunk`) reads and writes the single
-fragment of a chunk (`delta.content`, or one tool call's arguments)."""
+fragment of a chunk (`delta.content`, or one tool call's arguments, or a custom call's input)."""
 
 from __future__ import annotations
 
@@ -19,9 +19,10 @@ def get_fragment(data: Any) -> tuple[Key, str, str] | None:
     calls = delta.get("tool_calls") or []
     content = delta.get("content")
     if calls and not content and len(calls) == 1:
-        fn = calls[0].get("function") or {}
-        if isinstance(fn.get("arguments"), str):
-            return ("call", choice.get("index"), calls[0].get("index")), "arguments", fn["arguments"]
+        member, field = _text_member(calls[0])
+        body = calls[0].get(member) or {}
+        if isinstance(body.get(field), str):
+            return ("call", choice.get("index"), calls[0].get("index")), "arguments", body[field]
         return None
     if isinstance(content, str) and not calls and not delta.get("refusal"):
         return ("content", choice.get("index")), "text", content
@@ -34,17 +35,26 @@ def put_fragment(data: Any, text: str, position: int, count: int) -> Any:
     delta = choice["delta"]
     if delta.get("tool_calls"):
         call = delta["tool_calls"][0]
+        member, field = _text_member(call)
         if position > 0:  # only the first fragment of a call carries id, type and name
-            call = {"index": call["index"], "function": {"arguments": text}}
+            call = {"index": call["index"], member: {field: text}}
             delta = {"tool_calls": [call]}
         else:
-            call["function"]["arguments"] = text
+            call[member][field] = text
     else:
         delta = {"content": text} if position > 0 else {**delta, "content": text}
     choice["delta"] = delta
     if position < count - 1 and new.get("usage") is not None:
         new["usage"] = None
     return new
+
+
+def _text_member(call: Any) -> tuple[str, str]:
+    """Where a tool_calls fragment carries its text: ``function.arguments``, or a custom call's
+    ``custom.input``."""
+    if isinstance(call, dict) and (call.get("type") == "custom" or isinstance(call.get("custom"), dict)):
+        return "custom", "input"
+    return "function", "arguments"
 
 
 RECHUNKER = Rechunker(get_fragment, put_fragment)
