@@ -19,6 +19,7 @@ from typing import Any
 
 from ..accumulate import Accumulator, Fragment
 from ..sse import DONE
+from .fragments import text_member
 
 __all__ = ["ACCUMULATOR", "OpenAIChatAccumulator"]
 
@@ -81,19 +82,19 @@ class OpenAIChatAccumulator(Accumulator):
     def call(self, calls: dict[Any, dict[str, Any]], call: dict[str, Any]) -> list[Fragment]:
         """Feed one ``delta.tool_calls`` item into ``calls`` (a choice's calls by index)."""
         out: list[Fragment] = []
-        custom = call.get("type") == "custom" or isinstance(call.get("custom"), dict)
-        body = (call.get("custom") if custom else call.get("function")) or {}
+        member, field = text_member(call)
+        body = call.get(member) or {}
         if call["index"] not in calls:
             calls[call["index"]] = {
                 "id": call.get("id"),
                 "name": body.get("name"),
-                "custom": custom,
+                "custom": member == "custom",
                 "arguments": [],
                 "ordinal": self.new_call(),
             }
             out.append(Fragment("call_start", call=calls[call["index"]]["ordinal"]))
         entry = calls[call["index"]]
-        text = body.get("input" if entry["custom"] else "arguments")
+        text = body.get(field)
         if isinstance(text, str):
             entry["arguments"].append(text)
             if text:

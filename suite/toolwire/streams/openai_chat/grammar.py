@@ -19,6 +19,7 @@ from typing import Any
 
 from ..grammar import Grammar, describe
 from ..sse import DONE
+from .fragments import text_member
 
 
 class _Choice:
@@ -101,8 +102,7 @@ class OpenAIChatGrammar(Grammar):
         index = call.get("index")
         if not isinstance(index, int) or isinstance(index, bool):
             raise self.fail("tool-call-index", "a tool_calls fragment without an integer index")
-        custom = call.get("type") == "custom" or isinstance(call.get("custom"), dict)
-        member, field = ("custom", "input") if custom else ("function", "arguments")
+        member, field = text_member(call)
         body = call.get(member) if isinstance(call.get(member), dict) else {}
         if index == state.calls:
             if not call.get("id") or not body.get("name"):

@@ -7,6 +7,7 @@ from typing import Any
 
 from ...jsonvalue import json_copy
 from ..rechunk import Key, Rechunker
+from .fragments import text_member
 
 
 def get_fragment(data: Any) -> tuple[Key, str, str] | None:
@@ -19,7 +20,7 @@ def get_fragment(data: Any) -> tuple[Key, str, str] | None:
     calls = delta.get("tool_calls") or []
     content = delta.get("content")
     if calls and not content and len(calls) == 1:
-        member, field = _text_member(calls[0])
+        member, field = text_member(calls[0])
         body = calls[0].get(member) or {}
         if isinstance(body.get(field), str):
             return ("call", choice.get("index"), calls[0].get("index")), "arguments", body[field]
@@ -35,7 +36,7 @@ def put_fragment(data: Any, text: str, position: int, count: int) -> Any:
     delta = choice["delta"]
     if delta.get("tool_calls"):
         call = delta["tool_calls"][0]
-        member, field = _text_member(call)
+        member, field = text_member(call)
         if position > 0:  # only the first fragment of a call carries id, type and name
             call = {"index": call["index"], member: {field: text}}
             delta = {"tool_calls": [call]}
@@ -47,14 +48,6 @@ def put_fragment(data: Any, text: str, position: int, count: int) -> Any:
     if position < count - 1 and new.get("usage") is not None:
         new["usage"] = None
     return new
-
-
-def _text_member(call: Any) -> tuple[str, str]:
-    """Where a tool_calls fragment carries its text: ``function.arguments``, or a custom call's
-    ``custom.input``."""
-    if isinstance(call, dict) and (call.get("type") == "custom" or isinstance(call.get("custom"), dict)):
-        return "custom", "input"
-    return "function", "arguments"
 
 
 RECHUNKER = Rechunker(get_fragment, put_fragment)
