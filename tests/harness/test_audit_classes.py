@@ -513,3 +513,45 @@ def test_a_stream_equal_to_a_degrade_the_case_accepts_passes_where_a_refusal_is_
     assert record["outcome"] == outcome, record
     if outcome == "passed":
         assert record["handled"] == "accepted-degrade", record
+
+
+@pytest.mark.parametrize(("said", "outcome"), [("The model produced invalid content.", "passed"),
+                                               ("Invalid JSON response", "failed")])  # fmt: skip
+def test_a_failed_upstream_response_raised_with_its_message_passes(
+    checks: dict[str, Any], said: str, outcome: str
+) -> None:
+    """A Responses ``status: failed`` ends the turn in an error; a library that raises it to its caller (the
+    Vercel AI SDK, seed 151 of the audit) tells the client as much as a failed response would, so it passes
+    when its error carries what the upstream said, and fails for losing it otherwise."""
+    check = checks["responses/openai-responses-failed[openai-responses>canonical]"]
+    upstream = check.source_payload["error"]["message"]
+    message = upstream if said.startswith("The model") else said
+
+    class Raiser(Echo):
+        def translate(self, kind: str, source: str, target: str, payload: Any, profile: Any) -> Any:
+            from toolwire.protocol import TranslationRefusal
+
+            raise TranslationRefusal("response.invalid", message)
+
+    record = check_record(check, run_check(PythonAdapter("python:raiser", Raiser(None)), check))
+    assert record["outcome"] == outcome, record
+    if outcome == "passed":
+        assert record["handled"] == "raised", record
+
+
+def test_a_schema_title_is_an_annotation_toward_gemini_but_a_property_named_title_is_not() -> None:
+    """Google's google-genai SDK drops pydantic's generated titles itself: a translator that leaves a
+    schema's ``title`` out sends the same constraints (any-llm, seed 152); a property called ``title`` is
+    no annotation, and losing it stays a difference."""
+
+    def tool(properties: dict[str, Any]) -> Any:
+        parameters = {"type": "object", "properties": properties}
+        return [{"functionDeclarations": [{"name": "f", "parameters": parameters}]}]
+
+    titled = tool({"city": {"type": "string", "title": "City"}, "title": {"type": "string"}})
+    untitled = tool({"city": {"type": "string"}, "title": {"type": "string"}})
+    no_title_property = tool({"city": {"type": "string", "title": "City"}})
+    assert _same("gemini", "tools", titled, untitled)
+    assert not _same("gemini", "tools", titled, no_title_property)
+    assert not _same("anthropic", "tools", [{"name": "f", "input_schema": {"title": "F"}}],
+                     [{"name": "f", "input_schema": {}}])  # fmt: skip

@@ -112,6 +112,12 @@ def _camel(name: str) -> str:
     return _SNAKE.sub(lambda m: m.group(1).upper(), name)
 
 
+def _ignores(rule: dict[str, Any], value: Any) -> bool:
+    """Whether an ``ignored`` rule drops a member holding ``value``: whatever it holds, or, with ``type``,
+    only a string (a schema's ``title`` annotation, not a property named ``title``: its value is a schema)."""
+    return "type" not in rule or isinstance(value, str)
+
+
 def _default_values(rule: dict[str, Any]) -> list[Any]:
     return rule["values"] if "values" in rule else [rule["value"]]
 
@@ -184,7 +190,7 @@ class _Rewriter:
             out: dict[str, Any] = {}
             for key, value in node.items():
                 sub = (*path, key)
-                if any(self._matching("ignored", sub)):
+                if any(_ignores(r, value) for r in self._matching("ignored", sub)):
                     continue
                 value = self._walk(value, sub)
                 defaults = [d for r in self._matching(_ABSENT_RULES, sub) for d in _default_values(r)]

@@ -33,6 +33,7 @@ __all__ = [
     "affects",
     "handed_profile",
     "garbage_in",
+    "raised",
     "passes_through",
     "judge",
     "lifted",
@@ -49,7 +50,7 @@ OUTCOMES = ("passed", "failed", "errored", "skipped", "xfailed", "xpassed")
 #: where no schema can tell); with valid input that the target cannot
 #: express, ``left-to-provider`` (an output the target rejects: the client gets the provider's error) or
 #: ``accepted-degrade`` (the output the case accepts under another value of a profile key); where the upstream
-#: stream ends in an error, ``raised`` (the implementation answered with an error of its own); and an output
+#: answered with an error, ``raised`` (the implementation answered with an error of its own); and an output
 #: the case expects under other values of profile keys the implementation did not declare, ``another-policy``;
 #: valid input passed on unchanged to a provider of its own dialect, ``unchanged``; a refusal naming a member
 #: the case drops for want of a target form, ``refused-member``
@@ -286,6 +287,54 @@ def _path_of(error: dict[str, Any]) -> str:
     return "(none)" if path is None else (path or "(root)")
 
 
+def raised(check: Check, answer: Answer, label: str = "") -> CheckResult:
+    """The verdict on an implementation that answered an upstream error (an error event in a stream, a failed
+    response) with an error of its own (a library raising the provider's error to its caller, as the official
+    SDKs do; a proxy answering with an error status): the error reaches the client either way (rule (c) of
+    "What a failure means"), so it passes when it carries what the upstream said."""
+    error = answer.error or {}
+    upstream = _upstream_messages(check.source_payload)
+    said = str(error.get("message") or "").lower()
+    if upstream and not any(m.lower() in said for m in upstream):
+        return CheckResult(
+            "failed",
+            actual_error=error,
+            duration_ms=answer.duration_ms,
+            message=f"{label}refused with {error.get('code')!r} ({error.get('message')}) where the "
+            f"upstream's error ({upstream[0]!r}) was to reach the client: the error raised does not carry it",
+        )
+    return CheckResult(
+        "passed",
+        actual_error=error,
+        duration_ms=answer.duration_ms,
+        handled="raised",
+        message=f"{label}the upstream's error reached the client as an error of the implementation's own "
+        f"({error.get('code')!r}: {error.get('message')})",
+    )
+
+
+def upstream_failed(check: Check) -> bool:
+    """Whether the check's source is an upstream's failed answer: a response whose expected canonical form
+    ends the turn in ``error`` (a Responses ``status: failed``)."""
+    payload = check.expectation.get("payload")
+    return check.kind == "response" and isinstance(payload, dict) and payload.get("stop_reason") == "error"
+
+
+def _upstream_messages(value: Any) -> list[str]:
+    """The ``message`` strings of every ``error`` object in a source payload (what the upstream said)."""
+    found: list[str] = []
+    if isinstance(value, dict):
+        error = value.get("error")
+        if isinstance(error, dict) and isinstance(error.get("message"), str) and error["message"].strip():
+            found.append(error["message"].strip())
+        for item in value.values():
+            found += _upstream_messages(item)
+    elif isinstance(value, list):
+        for item in value:
+            found += _upstream_messages(item)
+    return list(dict.fromkeys(found))
+
+
 def judge(
     check: Check,
     answer: Answer,
@@ -312,6 +361,8 @@ def judge(
         return mutated(answer)
     if not validates and garbage_in(check):
         return _invalid_input(check, answer)
+    if answer.status == "error" and "error" not in exp and upstream_failed(check):
+        return raised(check, answer)
     if answer.status == "error":
         actual = answer.error or {}
         if "error" in exp:

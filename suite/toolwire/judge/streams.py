@@ -48,6 +48,7 @@ from .checks import (
     handled_pass,
     judge,
     passes_through,
+    raised,
     read_by_client,
     truncation_passed_on,
     undeclared_policies,
@@ -169,7 +170,7 @@ def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
         answer = adapter.translate_stream(check.source, check.target, events, profile)
     answer = with_envelope(adapter.capabilities, check, answer)
     if answer.status == "error" and answer.mutated is None and _ends_in_error(check):
-        return _raised(check, answer, label)
+        return raised(check, answer, label)
     caps = adapter.capabilities
     garbage = garbage_in(check) and not validates_input(caps)
     if answer.status == "payload" and "error" in check.expectation and answer.mutated is None and not garbage:
@@ -254,46 +255,6 @@ def _ends_in_error(check: Any) -> bool:
     """Whether the expected stream accumulates to an error alone (the upstream sent an error event)."""
     accumulated = check.expectation.get("accumulated")
     return isinstance(accumulated, dict) and set(accumulated) == {"error"}
-
-
-def _raised(check: Any, answer: Any, label: str) -> CheckResult:
-    """The verdict on an implementation that answered an upstream stream error with an error of its own (a
-    library raising the provider's error to its caller, as the official SDKs do; a proxy answering with an
-    error status): the error reaches the client either way (rule (c) of "What a failure means")."""
-    error = answer.error or {}
-    upstream = _upstream_messages(check.source_payload)
-    said = str(error.get("message") or "").lower()
-    if upstream and not any(m.lower() in said for m in upstream):
-        return CheckResult(
-            "failed",
-            actual_error=error,
-            duration_ms=answer.duration_ms,
-            message=f"{label}refused with {error.get('code')!r} ({error.get('message')}) where the "
-            f"upstream's error ({upstream[0]!r}) was to reach the client: the error raised does not carry it",
-        )
-    return CheckResult(
-        "passed",
-        actual_error=error,
-        duration_ms=answer.duration_ms,
-        handled="raised",
-        message=f"{label}the upstream's error reached the client as an error of the implementation's own "
-        f"({error.get('code')!r}: {error.get('message')}), not as an error event",
-    )
-
-
-def _upstream_messages(value: Any) -> list[str]:
-    """The ``message`` strings of every ``error`` object in a source stream (what the upstream said)."""
-    found: list[str] = []
-    if isinstance(value, dict):
-        error = value.get("error")
-        if isinstance(error, dict) and isinstance(error.get("message"), str) and error["message"].strip():
-            found.append(error["message"].strip())
-        for item in value.values():
-            found += _upstream_messages(item)
-    elif isinstance(value, list):
-        for item in value:
-            found += _upstream_messages(item)
-    return list(dict.fromkeys(found))
 
 
 class ObservedEvents(list):  # type: ignore[type-arg]
