@@ -113,7 +113,10 @@ def build_parser() -> argparse.ArgumentParser:
         "per worker; an http: adapter always runs in one process). Default 0: checks run in this process",
     )
     run_p.add_argument(
-        "--report", metavar="DIR", default="reports", help="output directory (default: ./reports)"
+        "--report",
+        metavar="DIR",
+        default=None,
+        help="output directory (default: ./reports; a selection -k/-m never replaces a complete run there)",
     )
     run_p.add_argument(
         "--name",
@@ -205,6 +208,16 @@ def run(args: argparse.Namespace, argv: Sequence[str] = ()) -> int:
         adapter.close()
 
 
+def _complete_run(path: Path) -> bool:
+    """Whether ``path`` is the results file of a finished run of every check (a published report)."""
+    from .results import ResultsError, read_results
+
+    try:
+        return path.is_file() and read_results(path).complete
+    except ResultsError:
+        return False
+
+
 def _run_loaded(
     args: argparse.Namespace, argv: Sequence[str], corpus: Corpus, adapter: Adapter, workers: int
 ) -> int:
@@ -228,10 +241,17 @@ def _run_loaded(
             print(f"toolwire: {exc}", file=sys.stderr)
             return 2
     name = _safe_name(args.name or adapter.name.removeprefix("toolwire-"))
-    out = Path(args.report).resolve()
+    out = Path(args.report or "reports").resolve()
     out.mkdir(parents=True, exist_ok=True)
     results_path = out / f"{name}.results.jsonl"
     md_path = out / f"{name}.md"
+    if (args.keyword or args.markexpr) and args.report is None and _complete_run(results_path):
+        print(
+            f"toolwire: {results_path} holds a complete run, which a selection (-k/-m) would replace with a "
+            "partial one: pass --report DIR (or --name NAME) to write the selection elsewhere",
+            file=sys.stderr,
+        )
+        return 2
     results_path.unlink(missing_ok=True)
     state = Run(
         corpus,

@@ -822,10 +822,10 @@ def checklist(run: Plan) -> list[str]:
         "corpus/features.json for a rule of the dialect's own (each feature covered by a case); "
         "corpus/profiles.json only where correct translators legitimately differ (`affects.targets`).",
         f"Cases: replace the two examples ({', '.join(cases)}) and add one from every capture and one per "
-        f"rule; `toolwire lint`, then `toolwire run -k {name}` against the reference.",
+        f"rule; `toolwire lint`, then `toolwire run -k {name} --report tmp` against the reference.",
         f"Peers: where a peer translates to or from {name} and can be driven offline, declare the pairs in "
-        f"suite/toolwire/peers/<peer>.py; run `toolwire run --adapter peer:<peer> -k {name}` and check that "
-        "each failure is a real bug of theirs (or fix the case).",
+        f"suite/toolwire/peers/<peer>.py; run `toolwire run --adapter peer:<peer> -k {name} --report tmp`"
+        " and check that each failure is a real bug of theirs (or fix the case).",
         "docs: the dialect in README.md and corpus/README.md ('Payloads per kind'); a line for "
         "corpus/CHANGELOG.md and a minor corpus/VERSION. Done when `grep -rn TODO` finds nothing in the "
         "files written here.",

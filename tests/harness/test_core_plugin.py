@@ -213,3 +213,26 @@ def test_cli_usage_and_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out.startswith("toolwire 0.1.0")
     assert main(["run", "--help"]) == 0
     assert "--adapter" in capsys.readouterr().out
+
+
+def test_a_selection_never_replaces_a_complete_run_in_the_default_report_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``toolwire run -k …`` without ``--report`` would overwrite ``reports/NAME.results.jsonl``: where that
+    file holds a complete run (a published report), the selection is refused with a way out, not written."""
+    monkeypatch.chdir(tmp_path)
+    selection = ["run", "--adapter", "reference", "-k", "canonical-none"]
+    assert main([*selection, "--report", "reports"]) in (0, 1)
+    published = tmp_path / "reports" / "reference.results.jsonl"
+    lines = published.read_text(encoding="utf-8").splitlines()
+    footer = json.loads(lines[-1])
+    assert footer["record"] == "footer" and footer["complete"] is False
+    lines[-1] = json.dumps({**footer, "complete": True})  # as a run of every check leaves it
+    published.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    before = published.read_bytes()
+
+    assert main(selection) == 2
+    assert "holds a complete run" in capsys.readouterr().err
+    assert published.read_bytes() == before
+    assert main([*selection, "--report", str(tmp_path / "elsewhere")]) in (0, 1)
+    assert (tmp_path / "elsewhere" / "reference.results.jsonl").is_file()
