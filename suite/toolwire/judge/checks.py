@@ -314,8 +314,8 @@ def raised(check: Check, answer: Answer, label: str = "") -> CheckResult:
 
 
 def upstream_failed(check: Check) -> bool:
-    """Whether the check's source is an upstream's failed answer: a response whose expected canonical form
-    ends the turn in ``error`` (a Responses ``status: failed``)."""
+    """Whether the check's source is an upstream's failed answer: a response whose expected payload ends the
+    turn in ``error`` (the canonical stop reason of a Responses ``status: failed``)."""
     payload = check.expectation.get("payload")
     return check.kind == "response" and isinstance(payload, dict) and payload.get("stop_reason") == "error"
 
