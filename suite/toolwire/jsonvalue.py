@@ -44,8 +44,12 @@ def json_problem(value: Any, path: str = "") -> str | None:
     except RecursionError:
         pass  # too deep to recurse: the walk below needs no stack
     stack: list[tuple[Any, str]] = [(value, path)]
+    ancestors: set[int] = set()  # the lists and dicts that hold the node being looked at
     while stack:
         node, where = stack.pop()
+        if isinstance(node, _Leave):
+            ancestors.discard(node.container)
+            continue
         if node is None or isinstance(node, bool | str):
             continue
         if isinstance(node, int):
@@ -54,6 +58,11 @@ def json_problem(value: Any, path: str = "") -> str | None:
             if not math.isfinite(node):
                 return f"{where or '(root)'}: {node!r} is not a JSON number"
             continue
+        if isinstance(node, list | dict):
+            if id(node) in ancestors:
+                return f"{where or '(root)'}: the value contains itself (a reference cycle), no JSON value"
+            ancestors.add(id(node))
+            stack.append((_Leave(id(node)), where))
         if isinstance(node, list):
             stack.extend((v, f"{where}/{i}") for i, v in enumerate(node))
             continue
@@ -65,6 +74,15 @@ def json_problem(value: Any, path: str = "") -> str | None:
             continue
         return f"{where or '(root)'}: a {type(node).__module__}.{type(node).__qualname__} is not a JSON value"
     return None
+
+
+class _Leave:
+    """A mark on :func:`json_problem`'s stack: the walk has left the container with this ``id``."""
+
+    __slots__ = ("container",)
+
+    def __init__(self, container: int) -> None:
+        self.container = container
 
 
 def json_copy(value: Any) -> Any:

@@ -9,6 +9,7 @@ from typing import Any
 from fake_translators import Canned, Crashing, Hanging, Lying, Oracle, Refusing
 from toolwire.adapters import PythonAdapter
 from toolwire.corpus import Check, load_corpus
+from toolwire.jsonvalue import json_problem
 from toolwire.judge import run_check
 
 CORPUS = load_corpus()
@@ -71,6 +72,24 @@ def test_a_hung_translator_is_errored_and_the_run_goes_on() -> None:
         fake.release.set()
     assert [r.outcome for _, r in results] == ["errored", "errored"]
     assert all("did not answer within 0.2 s (hung)" in (r.message or "") for _, r in results)
+
+
+def test_a_translator_answering_a_value_that_contains_itself_is_errored_not_hung() -> None:
+    """A self-referencing answer has no JSON text: the check errs, naming where the cycle closes, and the
+    walk that looks for it ends (it used to loop forever, outside the translation timeout). A value shared
+    by two members is no cycle."""
+
+    class Cyclic(Canned):
+        def translate(self, kind: str, source: str, target: str, payload: Any, profile: Any) -> Any:
+            tool: dict[str, Any] = {"type": "function", "function": {"name": "f"}}
+            tool["function"]["again"] = tool
+            return [tool]
+
+    results = _run(Cyclic({}, kinds=PAIR, profiles=EVERY_PROFILE), _of_pair(_main_checks())[:2], timeout=5)
+    assert [r.outcome for _, r in results] == ["errored", "errored"]
+    assert all("/0/function/again: the value contains itself" in (r.message or "") for _, r in results)
+    shared = ["x"]
+    assert json_problem({"a": shared, "b": [shared, shared]}) is None
 
 
 def test_a_translator_declaring_what_it_does_not_translate_fails() -> None:
