@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fake_translators import Canned, Crashing, Hanging, Lying, Oracle, Refusing
 from toolwire.adapters import PythonAdapter
 from toolwire.corpus import Check, load_corpus
@@ -90,6 +91,33 @@ def test_a_translator_answering_a_value_that_contains_itself_is_errored_not_hung
     assert all("/0/function/again: the value contains itself" in (r.message or "") for _, r in results)
     shared = ["x"]
     assert json_problem({"a": shared, "b": [shared, shared]}) is None
+
+
+class _Unprintable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no message")
+
+
+@pytest.mark.parametrize(
+    ("raised", "said"),
+    [
+        (ValueError("x" * 5_000_000), "… (cut: 5,000,000 characters)"),
+        (_Unprintable(), "(its message could not be read: str() raised RuntimeError)"),
+    ],
+)
+def test_a_crash_keeps_a_bounded_message_and_an_unreadable_one_is_still_the_translators(
+    raised: Exception, said: str
+) -> None:
+    """A 5 MB exception message is cut (three 50 MB ones made a 150 MB results file); an exception whose
+    ``__str__`` raises is the translator's crash, not a failure of the harness."""
+
+    class Raising(Canned):
+        def translate(self, kind: str, source: str, target: str, payload: Any, profile: Any) -> Any:
+            raise raised
+
+    ((_, result),) = _run(Raising({}, kinds=PAIR, profiles=EVERY_PROFILE), _of_pair(_main_checks())[:1])
+    assert result.outcome == "errored"
+    assert said in (result.message or "") and len(result.message or "") < 20_000
 
 
 def test_a_translator_declaring_what_it_does_not_translate_fails() -> None:

@@ -75,19 +75,36 @@ class Answer:
         return cls("unsupported", reason=reason, duration_ms=duration_ms)
 
 
+#: the most of an exception's own message a crash keeps: three 50 MB messages made a 150 MB results file
+CRASH_MESSAGE_LIMIT = 10_000
+
+
 def describe_crash(exc: BaseException) -> str:
-    """Exception type and message, then the innermost frames of the traceback."""
+    """Exception type and message (at most :data:`CRASH_MESSAGE_LIMIT` characters of it), then the innermost
+    frames of the traceback."""
     head = (
         f"{type(exc).__module__}.{type(exc).__qualname__}"
         if type(exc).__module__ != "builtins"
         else type(exc).__qualname__
     )
-    text = f"{head}: {exc}".rstrip()
+    text = f"{head}: {_message_of(exc)}".rstrip()
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename not in _OWN_FILES]
     if frames:
         shown = "".join(traceback.format_list(frames[-_TRACEBACK_FRAMES:])).rstrip()
         text += "\nTraceback (innermost last):\n" + shown
     return text
+
+
+def _message_of(exc: BaseException) -> str:
+    """``str(exc)``, cut to :data:`CRASH_MESSAGE_LIMIT` characters; an exception whose ``__str__`` raises is
+    still the implementation's crash, not the harness's."""
+    try:
+        said = str(exc)
+    except Exception as err:
+        return f"(its message could not be read: str() raised {type(err).__name__})"
+    if len(said) <= CRASH_MESSAGE_LIMIT:
+        return said
+    return f"{said[:CRASH_MESSAGE_LIMIT]}… (cut: {len(said):,} characters)"
 
 
 def _builtin_base(exc: BaseException) -> str:
