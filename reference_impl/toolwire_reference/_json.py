@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .errors import Segments, TranslationError, fail
+from .errors import Segments, TranslationError, fail, pointer
 
 _CONTAINERS = (dict, list)
 #: exact types, for set lookups on the hot paths (parsed JSON holds no subclasses; other values take the
@@ -218,3 +218,30 @@ def load_json(text: str, path: Segments) -> Any:
     except (RecursionError, TranslationError):
         raise too_deep(path) from None  # a pointer cannot go inside a string
     return value
+
+
+def _not_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def lone_surrogate_at(value: Any) -> str | None:
+    """The JSON Pointer of a string (or member name) in ``value`` holding a lone surrogate, which UTF-8
+    cannot encode (JSON text may spell one, ``"\\ud800"``; it is no Unicode text), or None."""
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
+    while stack:
+        node, segments = stack.pop()
+        if isinstance(node, str):
+            if _not_utf8(node):
+                return pointer(segments)
+        elif isinstance(node, dict):
+            for key, item in reversed(list(node.items())):
+                if _not_utf8(key):
+                    return pointer(segments + (key,))
+                stack.append((item, segments + (key,)))
+        elif isinstance(node, list):
+            stack.extend((node[i], segments + (i,)) for i in reversed(range(len(node))))
+    return None

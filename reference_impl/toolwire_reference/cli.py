@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
+from ._json import lone_surrogate_at
 from .errors import TranslationError
 from .registry import NAMES
 from .rules import KINDS, PROFILE_DEFAULTS, PROFILE_VALUES
@@ -140,6 +141,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{prog}: {exc}", file=sys.stderr)
         return 2
 
+    where = lone_surrogate_at(payload)
+    if where is not None:  # JSON text may spell one, but no UTF-8 output can carry it (serve: a 400)
+        message = (
+            f"the payload holds a lone surrogate (a \\uD800-\\uDFFF escape that is not half of a pair) at "
+            f"{where or '/'}: it is no Unicode text"
+        )
+        print(_dump({"error": {"code": "payload.invalid", "message": message, "path": where}}))
+        return 1
     if args.kind == "stream":
         return _translate_stream(payload, args.source, args.target, profile, prog)
     try:

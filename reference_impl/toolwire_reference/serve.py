@@ -47,6 +47,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
+from ._json import lone_surrogate_at
 from .errors import TranslationError, pointer
 from .profiles import resolve_profile
 from .registry import DIALECTS
@@ -279,33 +280,6 @@ _LONE_SURROGATE_ESCAPE = re.compile(
     rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
     rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
 )
-
-
-def _not_utf8(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
-
-
-def lone_surrogate_at(value: Any) -> str | None:
-    """The JSON Pointer of a string (or member name) in ``value`` holding a lone surrogate, which UTF-8
-    cannot encode (JSON text may spell one, ``"\\ud800"``; it is no Unicode text), or None."""
-    stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
-    while stack:
-        node, segments = stack.pop()
-        if isinstance(node, str):
-            if _not_utf8(node):
-                return pointer(segments)
-        elif isinstance(node, dict):
-            for key, item in reversed(list(node.items())):
-                if _not_utf8(key):
-                    return pointer(segments + (key,))
-                stack.append((item, segments + (key,)))
-        elif isinstance(node, list):
-            stack.extend((node[i], segments + (i,)) for i in reversed(range(len(node))))
-    return None
 
 
 def nesting(value: Any) -> tuple[int, str]:

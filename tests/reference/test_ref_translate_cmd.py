@@ -183,6 +183,18 @@ def test_reference_exit_codes_0_1_2() -> None:
     assert bad.returncode == 2 and "malformed JSON at line 1 column 2" in bad.stderr
 
 
+def test_a_lone_surrogate_is_refused_with_its_path_not_a_traceback() -> None:
+    """JSON text may spell a lone surrogate, but no UTF-8 output can carry it: exit 1 with
+    ``payload.invalid`` at the string that holds it (``toolwire serve`` answers the same with a 400)."""
+    tools = '[{"type": "function", "function": {"name": "f", "description": "\\ud800"}}]'
+    refused = _cli("--kind", "tools", "--from", "openai-chat", "--to", "anthropic", stdin=tools)
+    assert refused.returncode == 1 and "Traceback" not in refused.stderr, refused.stderr
+    error = json.loads(refused.stdout)["error"]
+    assert error["code"] == "payload.invalid" and error["path"] == "/0/function/description"
+    paired = tools.replace("\\ud800", "\\ud83d\\ude00")  # a surrogate pair is one character
+    assert _cli("--kind", "tools", "--from", "openai-chat", "--to", "anthropic", stdin=paired).returncode == 0
+
+
 def test_reader_closing_the_pipe_early_is_not_a_traceback(tmp_path) -> None:
     import json as _json
     import subprocess
