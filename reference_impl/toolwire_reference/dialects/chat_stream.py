@@ -202,7 +202,8 @@ class ChatEncoder(Encoder):
 
     def on_tool_call_start(self, event: dict) -> list[dict]:
         custom = bool(event.get("custom"))  # reaches here only where the dialect streams custom calls
-        self.calls[event["index"]] = [self.count, custom]  # [chat index, nothing to fill (text sent, custom)]
+        # [chat index, text sent?]: a call that sent none gets "{}" at its end; free text needs no filling
+        self.calls[event["index"]] = [self.count, custom]
         self.count += 1
         call = {
             "index": self.count - 1,
