@@ -272,6 +272,28 @@ def test_expected_payload_with_matchers_is_instantiated(corpus: Path) -> None:
     )
 
 
+def test_a_literal_object_whose_only_key_starts_with_dollar_must_be_written_as_literal(corpus: Path) -> None:
+    """``{"$ref": …}`` alone in an expectation is read as a matcher, which no name fits: lint says so (a
+    case once expected a schema's ``$ref`` unescaped, which an oracle rendered as null)."""
+    ref = {"$ref": "#/$defs/city"}
+
+    def change(case: dict[str, Any]) -> None:
+        case["expect"][0]["payload"][0]["function"]["parameters"]["properties"]["city"] = ref
+
+    edit(corpus / "cases/tools/basic.json", change)
+    line = one(corpus, "unknown matcher")
+    head = "cases/tools/basic.json:/expect/0/payload: invalid matcher: unknown matcher '$ref'"
+    assert line.startswith(head)
+    assert "/0/function/parameters/properties/city" in line and '{"$literal": …}' in line
+    edit(
+        corpus / "cases/tools/basic.json",
+        lambda c: c["expect"][0]["payload"][0]["function"]["parameters"]["properties"].update(
+            city={"$literal": ref}
+        ),
+    )
+    assert not [line for line in lines(corpus) if "matcher" in line]
+
+
 def test_every_case_needs_refs(corpus: Path) -> None:
     edit(corpus / "cases/choice/auto.json", lambda c: c.update(refs=["  "]))
     assert "cases/choice/auto.json:/refs: every case needs `refs`" in one(corpus, "every case needs `refs`")

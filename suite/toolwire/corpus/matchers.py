@@ -722,7 +722,8 @@ def instantiate(expected: Any) -> tuple[Any, set[str]]:
     ``$json`` → the JSON text of the instantiated inner value, ``$id`` → prefix + "x1", ``$type`` → a value
     of that type, ``$unordered`` → the list, ``$literal`` → its content, ``$optional`` → its value
     (present), ``$absent`` members removed. Unknown (errors at or under these pointers should be ignored):
-    ``$any``, ``$regex``, ``$oneOf``, ``$type`` and an ``$id`` without a prefix.
+    ``$any``, ``$regex``, ``$oneOf``, ``$type`` and an ``$id`` without a prefix. Raises ``ValueError`` on an
+    unknown matcher (a literal ``{"$ref": …}`` not written as ``$literal``).
     """
     unknown: set[str] = set()
 
@@ -750,7 +751,12 @@ def instantiate(expected: Any) -> tuple[Any, set[str]]:
             if name == "$oneOf":
                 unknown.add(path)
                 return walk(arg[0], path) if isinstance(arg, list) and arg else None
-            unknown.add(path)  # $any, $regex, unknown matchers
+            if name not in MATCHERS:
+                raise ValueError(
+                    f"unknown matcher {name!r} at {path or '(root)'}: an object whose only key starts with $ "
+                    'is a matcher; write a literal one as {"$literal": …}'
+                )
+            unknown.add(path)  # $any, $regex
             return "" if name == "$regex" else None
         if isinstance(node, dict):
             return {
