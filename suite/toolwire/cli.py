@@ -337,7 +337,16 @@ def _run_loaded(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``toolwire`` console script; returns the exit code."""
+    """Entry point of the ``toolwire`` console script; returns the exit code (2 when interrupted: a run
+    interrupted during its checks still writes what it judged, toolwire.runner)."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C while the corpus loads, or in a delegated command: no traceback
+        print("toolwire: interrupted", file=sys.stderr)
+        return 2
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] in DELEGATED:
         module_name = DELEGATED[args_list[0]][0]

@@ -11,19 +11,31 @@ overwrites it):
 - ``tests/test_toolwire.py``: a :class:`toolwire.testing.ToolwireSuite` subclass naming both, so plain
   ``pytest`` runs the corpus beside the project's tests;
 - ``.github/workflows/toolwire.yml``: a CI job that runs it, keeps the report and fails on a new failure
-  only (a listed one is expected).
+  only (a listed one is expected). It installs toolwire as this one was installed (:func:`requirement`):
+  from its git repository at this commit, from the URL of its wheel, or the released version from an
+  index; never a bare ``toolwire``, which may name someone else's package. When no machine but this one
+  can reach it (a checkout without a remote), the install step stops the job saying so, and ``--install``
+  names the requirement.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
-from collections.abc import Sequence
+import subprocess
+from collections.abc import Callable, Sequence
+from importlib import metadata
 from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlparse
 
 from . import paths
 
-__all__ = ["files_for", "main"]
+__all__ = ["files_for", "main", "requirement", "requirement_from"]
+
+#: where the source tree of a ``file:`` install comes from: (remote URL, commit) of its git checkout, or None
+GitOrigin = Callable[[Path], "tuple[str, str] | None"]
 
 PYTHON_ADAPTER = '''\
 """The adapter toolwire drives: what {name} translates, and how (toolwire.protocol.Translator)."""
@@ -95,8 +107,9 @@ EXPECTATIONS = """\
 WORKFLOW = """\
 # Runs the toolwire corpus against {name} on every push and pull request (written by `toolwire init`).
 # A check listed in toolwire-expectations.toml may fail; any other failure, or a crash, fails the job.
-# The report (Markdown and results) is kept as an artifact, failing or not. toolwire is installed as
-# `{install}` (`toolwire init --install SPEC` writes another requirement, e.g. toolwire @ git+<URL>).
+# The report (Markdown and results) is kept as an artifact, failing or not.
+# {install_note}
+# (`toolwire init --install SPEC --force` writes another requirement, e.g. toolwire @ git+<URL>@<commit>).
 name: toolwire
 on: [push, pull_request]
 jobs:
@@ -108,7 +121,7 @@ jobs:
         with:
           python-version: "3.11"{node}
       - name: Install
-        run: python -m pip install {install} pytest-xdist{install_project}
+        run: {install_command}
       - name: Run the corpus
         run: python -m pytest tests/test_toolwire.py -n auto -p no:cacheprovider --junitxml reports/junit.xml
       - name: Report
@@ -127,7 +140,92 @@ NODE_SETUP = """
           node-version: "20\""""
 
 
-def files_for(root: Path, *, name: str, language: str, install: str = "toolwire") -> dict[Path, str]:
+#: the install step when no other machine can install this toolwire: it stops the job and says why
+UNKNOWN_INSTALL = (
+    "echo 'toolwire init could not tell how another machine installs toolwire ({why}) - replace "
+    "TOOLWIRE_REQUIREMENT on this line and remove this echo, or run toolwire init --install SPEC --force' "
+    ">&2; exit 1; {install}"
+)
+
+
+def _git_origin(directory: Path) -> tuple[str, str] | None:
+    """The ``origin`` remote URL and the ``HEAD`` commit of the git checkout at ``directory``, or None."""
+
+    def git(*args: str) -> str | None:
+        try:
+            done = subprocess.run(
+                ["git", "-C", str(directory), *args], capture_output=True, text=True, timeout=10, check=False
+            )
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return done.stdout.strip() or None if done.returncode == 0 else None
+
+    remote, commit = git("remote", "get-url", "origin"), git("rev-parse", "HEAD")
+    return (remote, commit) if remote and commit else None
+
+
+def _fetchable(url: str) -> str | None:
+    """``url`` as pip fetches it from another machine (an scp-style ``user@host:path`` becomes ``ssh://``),
+    or None for a path of this one."""
+    scp = re.match(r"^([\w.-]+)@([\w.-]+):(?!//)(.+)$", url)
+    if scp:
+        return f"ssh://{scp[1]}@{scp[2]}/{scp[3]}"
+    return url if urlparse(url).scheme in ("https", "http", "ssh", "git") else None
+
+
+def requirement_from(
+    direct_url: dict[str, Any] | None, version: str, origin: GitOrigin = _git_origin
+) -> tuple[str | None, str]:
+    """The pip requirement that installs the same toolwire on another machine, from how this one was
+    installed (``direct_url``: its PEP 610 ``direct_url.json``, None for an install from an index), with how
+    it was found; (None, why not) when no other machine can reach it."""
+    if direct_url is None:
+        return f"toolwire=={version}", "the version installed from a package index"
+    url = str(direct_url.get("url") or "")
+    vcs = direct_url.get("vcs_info")
+    fetched = _fetchable(url)
+    if isinstance(vcs, dict) and vcs.get("vcs") == "git" and fetched:
+        commit = vcs.get("commit_id") or vcs.get("requested_revision")
+        return f"toolwire @ git+{fetched}{'@' + commit if commit else ''}", "the git repository it came from"
+    if "archive_info" in direct_url and fetched:
+        return f"toolwire @ {fetched}", "the archive it was installed from"
+    parsed = urlparse(url)
+    if parsed.scheme == "file" and "dir_info" in direct_url:
+        found = origin(Path(unquote(parsed.path)))
+        remote = _fetchable(found[0]) if found is not None else None
+        if found is not None and remote:
+            return f"toolwire @ git+{remote}@{found[1]}", "the remote of the checkout it was installed from"
+        return (
+            None,
+            f"installed from {unquote(parsed.path)}, a directory with no git remote another machine reaches",
+        )
+    return None, f"installed from {url or 'an unknown place'}"
+
+
+def requirement() -> tuple[str | None, str]:
+    """:func:`requirement_from` for the toolwire running this code."""
+    try:
+        dist = metadata.distribution("toolwire")
+    except metadata.PackageNotFoundError:
+        return None, "toolwire is not installed as a package (run from a source tree)"
+    text = dist.read_text("direct_url.json")
+    try:
+        direct_url = json.loads(text) if text else None
+    except ValueError:
+        return None, "its direct_url.json is unreadable"
+    return requirement_from(direct_url if isinstance(direct_url, dict) else None, dist.version)
+
+
+def _install_command(install: str | None, why: str, has_project: bool) -> str:
+    spec = "TOOLWIRE_REQUIREMENT" if install is None else install if " " not in install else f'"{install}"'
+    command = f"python -m pip install {spec} pytest-xdist{' -e .' if has_project else ''}"
+    if install is None:
+        # a plain YAML scalar and a single-quoted shell word: no quote, colon or hash in it
+        return UNKNOWN_INSTALL.format(why=re.sub(r"[^\w ./,()@-]+", " ", why).strip(), install=command)
+    return command
+
+
+def files_for(root: Path, *, name: str, language: str, install: str | None, why: str = "") -> dict[Path, str]:
     """The files ``toolwire init`` writes in ``root``, by path."""
     cls = "".join(part.capitalize() for part in re.split(r"[^A-Za-z0-9]+", name) if part) or "Translator"
     if language == "node":
@@ -145,8 +243,10 @@ def files_for(root: Path, *, name: str, language: str, install: str = "toolwire"
         root / "tests" / "test_toolwire.py": SUITE.format(name=name, cls=cls, adapter=adapter),
         root / ".github" / "workflows" / "toolwire.yml": WORKFLOW.format(
             name=name,
-            install=install if " " not in install else f'"{install}"',
-            install_project=" -e ." if has_project else "",
+            install_note=f"toolwire is installed as `{install}`: {why}."
+            if install
+            else f"toolwire init could not tell how to install toolwire here ({why}).",
+            install_command=_install_command(install, why, has_project),
             node=NODE_SETUP if language == "node" else "",
         ),
     }
@@ -169,15 +269,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--name", default=None, help="the translator's name (default: the directory's)")
     parser.add_argument(
         "--install",
-        default="toolwire",
+        default=None,
         metavar="SPEC",
-        help="how the CI job installs toolwire (a pip requirement, e.g. 'toolwire @ git+https://…')",
+        help="how the CI job installs toolwire, a pip requirement such as 'toolwire @ git+https://…' "
+        "(default: as this toolwire was installed, when another machine can do the same)",
     )
     parser.add_argument("--force", action="store_true", help="overwrite the files that exist (default: kept)")
     args = parser.parse_args(argv)
     root = Path(args.directory).resolve()
     name = re.sub(r"[^A-Za-z0-9_.-]+", "-", args.name or root.name).strip("-.") or "my-translator"
-    files = files_for(root, name=name, language=args.language, install=args.install)
+    install, why = (args.install, "given with --install") if args.install else requirement()
+    files = files_for(root, name=name, language=args.language, install=install, why=why)
     for path, text in files.items():
         if path.exists() and not args.force:
             print(f"kept {path} (it exists; --force overwrites it)")
@@ -185,6 +287,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
         print(f"wrote {path}")
+    if install is None:
+        print(
+            f"warning: the CI workflow cannot install toolwire ({why}): its install step stops the job until "
+            "you write the requirement there, or run again with --install SPEC --force"
+        )
+    else:
+        print(f"the CI workflow installs toolwire as {install!r} ({why})")
     print(
         f"next: fill in {next(iter(files)).name}, then run `pytest tests/test_toolwire.py` "
         f"(or `toolwire run --adapter ...`)"

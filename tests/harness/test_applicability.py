@@ -366,6 +366,44 @@ def test_declaring_a_gemini_schema_policy_keeps_the_request_checks_without_a_sch
     assert skipped and all(schema_or_refusal(c) for c in skipped)
 
 
+@pytest.mark.parametrize("values", [["degrade"], ["error", "degrade"]])
+def test_declaring_an_unsupported_policy_keeps_every_check_it_does_not_affect(values: list[str]) -> None:
+    """``unsupported`` decides what happens to what has no target form: it affects the checks that expect a
+    refusal and those whose case names it toward their target, no other. A proxy declaring its honest
+    ``unsupported = ["degrade"]`` was judged on 2 of 8,484 checks."""
+    every = {kind: [["*", "*"]] for kind in ("tools", "tool_choice", "request", "response", "stream")}
+    declared = Declaring(every, {"unsupported": values}).capabilities()
+    default = Declaring(every).capabilities()
+    checks = [c for c in CORPUS.checks() if c.kind in every]
+
+    def names_it(check: Any) -> bool:
+        return any(
+            "unsupported" in (e.get("when") or {})
+            for e in check.case.expect
+            if e.get("dialect") == check.target
+        )
+
+    plain = [
+        c for c in checks if "error" not in c.expectation and not names_it(c) and "unsupported" not in c.when
+    ]
+    assert len(plain) > 3000
+    assert [
+        c.id
+        for c in plain
+        if applicable(c, declared, CORPUS.profiles) != applicable(c, default, CORPUS.profiles)
+    ] == []
+    variants = [c for c in checks if c.when == {"unsupported": "degrade"}]
+    assert variants and all(applicable(c, declared, CORPUS.profiles) is None for c in variants)
+    refusals = [
+        c
+        for c in checks
+        if "error" in c.expectation and not c.when and applicable(c, default, CORPUS.profiles) is None
+    ]
+    kept = [c for c in refusals if applicable(c, declared, CORPUS.profiles) is None]
+    # a refusal written for the default policy is judged only when the translator declares that policy too
+    assert refusals and (kept == refusals if "error" in values else kept == [])
+
+
 def test_a_lifted_legacy_function_call_offers_functions_not_tools() -> None:
     """Chat's deprecated ``function_call`` names a tool of ``functions``: OpenAI refuses it beside ``tools``
     alone, so a request built that way would be the harness's invalid input, not the proxy's problem."""

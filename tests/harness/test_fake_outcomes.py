@@ -4,6 +4,7 @@ payload gets the outcome that says so. None of this depends on the reference tra
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -118,6 +119,40 @@ def test_a_crash_keeps_a_bounded_message_and_an_unreadable_one_is_still_the_tran
     ((_, result),) = _run(Raising({}, kinds=PAIR, profiles=EVERY_PROFILE), _of_pair(_main_checks())[:1])
     assert result.outcome == "errored"
     assert said in (result.message or "") and len(result.message or "") < 20_000
+
+
+class _OwnBase(BaseException):
+    """A library's own BaseException subclass."""
+
+
+@pytest.mark.parametrize("timeout", [5, None])
+@pytest.mark.parametrize(
+    "raised",
+    [asyncio.CancelledError("cancelled"), GeneratorExit("closed"), _OwnBase("own"), KeyboardInterrupt()],
+)
+def test_a_base_exception_from_the_translator_is_its_crash_and_the_run_goes_on(
+    raised: BaseException, timeout: float | None
+) -> None:
+    """A BaseException that is not an Exception (asyncio's CancelledError, GeneratorExit, a library's own)
+    is the translator's crash: the check errs naming it and the next check runs (it used to end the run
+    with a traceback and no results file). A KeyboardInterrupt the translator raises in the helper thread
+    is its own doing too, never Ctrl-C (signals reach the main thread only); without a timeout the call runs
+    in the main thread, where an interrupt may be the user's, so it still ends the run."""
+
+    class Raising(Canned):
+        def translate(self, kind: str, source: str, target: str, payload: Any, profile: Any) -> Any:
+            raise raised
+
+    fake = Raising({}, kinds=PAIR, profiles=EVERY_PROFILE)
+    if isinstance(raised, KeyboardInterrupt) and timeout is None:
+        with pytest.raises(KeyboardInterrupt):
+            _run(fake, _of_pair(_main_checks())[:1], timeout=timeout)
+        return
+    results = _run(fake, _of_pair(_main_checks())[:2], timeout=timeout)
+    assert [r.outcome for _, r in results] == ["errored", "errored"]
+    name = type(raised).__qualname__
+    assert all(name in (r.message or "") for _, r in results), results[0][1].message
+    assert all("toolwire harness error" not in (r.message or "") for _, r in results)
 
 
 def test_a_translator_declaring_what_it_does_not_translate_fails() -> None:

@@ -196,3 +196,22 @@ def test_a_pool_that_breaks_while_checks_are_handed_out_loses_no_check(monkeypat
     assert BreaksOnce.submitted > 4
     assert set(run.records) == wanted and len(wanted) > 8
     assert {r["outcome"] for r in run.records.values()} <= {"passed", "skipped"}
+
+
+@pytest.mark.parametrize("command", [["run", "--report", "tmp"], ["lint"]])
+def test_ctrl_c_before_the_checks_is_one_line_and_exit_2(
+    command: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C while the corpus loads (before any check runs, or in a delegated command) ends the command
+    with one line and the exit code of an interrupted run, not a 120-line traceback."""
+    from toolwire import cli
+    from toolwire.corpus import lint as lint_mod
+
+    def interrupted(*args: object, **kwargs: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "run", interrupted)
+    monkeypatch.setattr(lint_mod, "main", interrupted)
+    assert cli.main(command) == 2
+    err = capsys.readouterr().err
+    assert err == "toolwire: interrupted\n"

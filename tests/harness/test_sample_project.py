@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from toolwire import paths
 from toolwire.init_cmd import main as init
+from toolwire.init_cmd import requirement_from
 
 SAMPLE = paths.examples_dir() / "sample-project"
 
@@ -36,6 +37,78 @@ def step(workflow: Path, name: str) -> str:
     found = re.search(rf"- name: {re.escape(name)}\n(?:\s+if: .*\n)?\s+run: (.+)\n", workflow.read_text())
     assert found, f"{workflow} has no step {name!r}"
     return found.group(1)
+
+
+def _origin(remote: str | None) -> object:
+    return lambda directory: (remote, "c0ffee") if remote else None
+
+
+@pytest.mark.parametrize(
+    ("direct_url", "remote", "wanted"),
+    [
+        (None, None, "toolwire==0.1.0"),
+        (
+            {"url": "https://github.com/acme/toolwire", "vcs_info": {"vcs": "git", "commit_id": "abc123"}},
+            None,
+            "toolwire @ git+https://github.com/acme/toolwire@abc123",
+        ),
+        (
+            {"url": "https://example.com/toolwire-0.1.0-py3-none-any.whl", "archive_info": {}},
+            None,
+            "toolwire @ https://example.com/toolwire-0.1.0-py3-none-any.whl",
+        ),
+        (
+            {"url": "file:///src/toolwire", "dir_info": {"editable": True}},
+            "https://github.com/acme/toolwire.git",
+            "toolwire @ git+https://github.com/acme/toolwire.git@c0ffee",
+        ),
+        (
+            {"url": "file:///src/toolwire", "dir_info": {}},
+            "git@github.com:acme/toolwire.git",
+            "toolwire @ git+ssh://git@github.com/acme/toolwire.git@c0ffee",
+        ),
+        ({"url": "file:///src/toolwire", "dir_info": {"editable": True}}, "/home/me/toolwire", None),
+        ({"url": "file:///src/toolwire", "dir_info": {"editable": True}}, None, None),
+        ({"url": "file:///tmp/toolwire-0.1.0-py3-none-any.whl", "archive_info": {}}, None, None),
+    ],
+)
+def test_the_workflow_installs_toolwire_as_it_was_installed_here(
+    direct_url: dict | None, remote: str | None, wanted: str | None
+) -> None:
+    """From its git repository at this commit, its wheel's URL or the index's release; never a bare
+    ``toolwire`` (not this project on the index, or someone else's), and nothing a path of this machine."""
+    found, why = requirement_from(direct_url, "0.1.0", _origin(remote))
+    assert found == wanted, why
+    assert why
+
+
+def test_a_workflow_that_cannot_install_toolwire_says_so_and_stops(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import toolwire.init_cmd as init_cmd
+
+    monkeypatch.setattr(init_cmd, "requirement", lambda: (None, "installed from C:/src/it's #1, no remote"))
+    assert init([str(tmp_path), "--name", "acme"]) == 0
+    assert "warning: the CI workflow cannot install toolwire" in capsys.readouterr().out
+    workflow = tmp_path / ".github" / "workflows" / "toolwire.yml"
+    proc = shell(step(workflow, "Install"), tmp_path)
+    assert proc.returncode == 1 and "could not tell how another machine installs toolwire" in proc.stderr
+    assert "pip install toolwire " not in workflow.read_text()
+    _parses_as_yaml(workflow)
+    spec = "toolwire @ git+https://x/t@1"
+    assert init([str(tmp_path), "--name", "acme", "--force", "--install", spec]) == 0
+    assert step(workflow, "Install") == f'python -m pip install "{spec}" pytest-xdist'
+    _parses_as_yaml(workflow)
+
+
+def _parses_as_yaml(workflow: Path) -> None:
+    """The workflow is YAML whose steps run what :func:`step` reads (when PyYAML is there to tell)."""
+    try:
+        import yaml
+    except ImportError:
+        return
+    steps = yaml.safe_load(workflow.read_text())["jobs"]["toolwire"]["steps"]
+    assert [s["run"] for s in steps if "run" in s] == [step(workflow, s["name"]) for s in steps if "run" in s]
 
 
 def test_init_writes_a_project_whose_suite_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

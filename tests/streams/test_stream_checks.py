@@ -55,6 +55,26 @@ class Truncates(Echo):
             yield {**event, "data": data}
 
 
+class Bytes(Echo):
+    def translate_stream(self, source, target, events, profile):
+        return b"data: [DONE]"
+
+
+class Number(Echo):
+    def translate_stream(self, source, target, events, profile):
+        return 10**100
+
+
+class Frozen(Echo):
+    def translate_stream(self, source, target, events, profile):
+        return frozenset({"data"})
+
+
+class Ints(Echo):
+    def translate_stream(self, source, target, events, profile):
+        return [1, 2, 3]
+
+
 class Refuse(Echo):
     def translate_stream(self, source, target, events, profile):
         if not events or events[-1]["data"] != "[DONE]":
@@ -142,6 +162,16 @@ def test_buffering_is_reported_by_the_incremental_check(setup) -> None:
     inc = res["streams/parallel[openai-chat>openai-chat,incremental]"]
     assert inc.outcome == "failed" and "held until the end" in inc.message
     assert res["streams/parallel[openai-chat>openai-chat]"].outcome == "passed"
+
+
+@pytest.mark.parametrize("translator", ["Bytes", "Number", "Frozen", "Ints"])
+def test_a_stream_output_that_is_no_list_of_events_errs_the_incremental_check(setup, translator: str) -> None:
+    """Bytes, a number, a set or a list of non-events is no stream: the incremental check errs naming what
+    came back (it used to pass, "nothing to measure", on all but the number)."""
+    root, _ = setup
+    res = results(root, translator)["streams/parallel[openai-chat>openai-chat,incremental]"]
+    assert res.outcome == "errored", (res.outcome, res.message)
+    assert "not a list of stream events" in (res.message or "")
 
 
 def test_grammar_violation_fails_the_check(setup) -> None:

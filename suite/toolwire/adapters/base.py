@@ -169,7 +169,10 @@ class Adapter:
         start = time.perf_counter()
         try:
             out = self._run(call)
-        except (Exception, SystemExit) as exc:
+        except KeyboardInterrupt:
+            raise  # raised in this thread: it may be the user's Ctrl-C (see _Worker.run for the helper's)
+        except BaseException as exc:  # noqa: BLE001 - whatever the implementation raised is its crash
+            exc = exc.raised if isinstance(exc, _RaisedInHelper) else exc
             elapsed = (time.perf_counter() - start) * 1000
             if isinstance(exc, _Hung):
                 return Answer("crash", crash=str(exc), duration_ms=elapsed)
@@ -228,8 +231,18 @@ class _Worker:
             self.abandoned = True
             raise _Hung(f"the implementation did not answer within {timeout:g} s (hung); call abandoned")
         if "exc" in box:
-            raise box["exc"]
+            exc = box["exc"]
+            # signals reach the main thread only: an interrupt raised here is the implementation's own
+            raise _RaisedInHelper(exc) if isinstance(exc, KeyboardInterrupt) else exc
         return box.get("out")
+
+
+class _RaisedInHelper(Exception):
+    """A ``KeyboardInterrupt`` the implementation raised in the helper thread: its crash, not Ctrl-C."""
+
+    def __init__(self, raised: BaseException) -> None:
+        super().__init__(raised)
+        self.raised = raised
 
 
 def _mutation(answer: Answer, original: Any, given: Any) -> Answer:

@@ -102,11 +102,13 @@ def _pair_declared(pairs: list[Any], source: str, target: str) -> bool:
 
 
 def affects(check: Check, key: str, profiles: dict[str, dict[str, Any]] | None) -> bool:
-    """True when the check's expectation depends on profile ``key``: the expectation names it, or the key's
-    ``affects`` (profiles.json) covers the check's kind, target (or source), (when it names features) one of
-    the check's features and (when it names members) a member of the expected payload, or the check expects
-    a refusal. Without ``affects``, every check."""
-    if key in check.when:
+    """True when the check's expectation depends on profile ``key``: the expectation names it, another
+    expectation of the case toward the check's target does (the case says the output differs under another
+    value), or the key's ``affects`` (profiles.json) covers the check's kind, target (or source), (when it
+    names features) one of the check's features, (when it names members) a member of the expected payload,
+    or the check expects a refusal, and (with ``refusals``) the check expects a refusal. Without
+    ``affects``, every check."""
+    if key in check.when or _varies_with(check, key):
         return True
     spec = (profiles or {}).get(key) or {}
     scope = spec.get("affects")
@@ -117,7 +119,13 @@ def affects(check: Check, key: str, profiles: dict[str, dict[str, Any]] | None) 
         profile_reaches(spec, check.kind, check.target, check.source)
         and (features is None or not set(features).isdisjoint(check.features))
         and (members is None or _expects_members(check, members))
+        and (scope.get("refusals") is not True or "error" in check.expectation)
     )
+
+
+def _varies_with(check: Check, key: str) -> bool:
+    """Whether an expectation of the check's case toward its target is written for a value of ``key``."""
+    return any(key in (e.get("when") or {}) for e in check.case.expect if e.get("dialect") == check.target)
 
 
 def _expects_members(check: Check, members: list[str]) -> bool:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from ..adapters.delivery import reads_from_network
@@ -290,7 +291,12 @@ def _python_trace(
     n = len(events)
     steps: list[list[Any]] = [[] for _ in range(n + 1)]
     out = impl.translate_stream(source, target, observed, dict(profile))
-    for event in out:
+    if isinstance(out, str | bytes | bytearray | dict | set | frozenset) or not isinstance(out, Iterable):
+        raise TypeError(f"translate_stream returned {type(out).__name__}: not a list of stream events")
+    for index, event in enumerate(out):
+        if not isinstance(event, dict):
+            what = f"{type(event).__name__} as event {index}"
+            raise TypeError(f"translate_stream returned {what}: not a list of stream events")
         position = n if observed.exhausted else max(observed.read - 1, 0)
         steps[position].append(event)
     return steps
