@@ -119,3 +119,38 @@ def test_a_document_in_a_tool_result_is_refused():
     with pytest.raises(TranslationError) as info:
         translate("request", body, source="anthropic", target="canonical")
     assert (info.value.code, info.value.path) == ("content.unsupported", "/messages/2/content/0/content/0")
+
+
+@pytest.mark.parametrize(
+    "media",
+    [
+        {"inlineData": {"mimeType": "application/pdf", "data": "JVBERi0xLjQK"}},
+        {"fileData": {"mimeType": "text/plain", "fileUri": "https://example.com/notes.txt"}},
+    ],
+)
+@pytest.mark.parametrize("target", ["canonical", "anthropic", "gemini", "openai-chat", "bedrock-converse"])
+def test_a_document_in_a_gemini_function_response_is_refused_and_dropped_under_degrade(media, target):
+    """A PDF or text document among a ``functionResponse``'s ``parts`` has no place in a canonical tool
+    result (text, JSON and images only), as for Anthropic: content.unsupported at the part for every target
+    (the Anthropic and Gemini encoders raised ``KeyError: 'value'`` on it), dropped under degrade."""
+    body = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "read it"}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "fetch", "args": {}}}]},
+            {
+                "role": "user",
+                "parts": [
+                    {"functionResponse": {"name": "fetch", "response": {"output": "here"}, "parts": [media]}}
+                ],
+            },
+        ]
+    }
+    with pytest.raises(TranslationError) as info:
+        translate("request", body, source="gemini", target=target)
+    key = next(iter(media))
+    assert (info.value.code, info.value.path) == (
+        "content.unsupported",
+        f"/contents/2/parts/0/functionResponse/parts/0/{key}",
+    )
+    out = translate("request", body, source="gemini", target=target, profile={"unsupported": "degrade"})
+    assert "here" in str(out) and "JVBERi0xLjQK" not in str(out) and "notes.txt" not in str(out)

@@ -320,13 +320,19 @@ def _decode_response(value: dict, path: Segments, ids, pending: list[dict], prof
 
 
 def _decode_response_part(part: Any, path: Segments, profile) -> dict | None:
-    """One ``FunctionResponsePart`` (``inlineData`` or ``fileData``; ``displayName`` dropped)."""
+    """One ``FunctionResponsePart`` (``inlineData`` or ``fileData``; ``displayName`` dropped): an image. A
+    document has no place in a canonical tool result (as in Anthropic's: RULES.md, "Documents"):
+    content.unsupported."""
     part = expect_object(part, path, "a function response part")
     for camel, snake in (("inlineData", "inline_data"), ("fileData", "file_data")):
         key, value = pick_alias(part, (camel, snake), path)
         if value is not MISSING:
             where = path + (key,)
-            return _decode_media(camel, expect_object(value, where, f"`{key}`"), where, profile)
+            media = _decode_media(camel, expect_object(value, where, f"`{key}`"), where, profile)
+            if media is not None and media["type"] == "document":
+                msgs.unsupported_part(profile, "a document in a function response", where)
+                return None
+            return media
     msgs.unsupported_part(profile, "a function response part that is not inline or file data", path)
     return None
 
