@@ -209,11 +209,21 @@ def _first_too_deep(value: Any, limit: int) -> Segments:
     return ()
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON (RFC 8259 has no NaN or Infinity)")
+
+
+def loads(text: str | bytes) -> Any:
+    """``json.loads``, except that ``NaN``, ``Infinity`` and ``-Infinity``, which Python reads but JSON does
+    not have, raise ``ValueError`` (read, they would be written back out as invalid JSON)."""
+    return json.loads(text, parse_constant=_no_constant)
+
+
 def load_json(text: str, path: Segments) -> Any:
-    """``json.loads(text)`` held to MAX_DEPTH (``payload.too_deep`` at ``path``, the string's place);
-    invalid JSON raises ``ValueError`` as ``json.loads`` does."""
+    """:func:`loads` held to MAX_DEPTH (``payload.too_deep`` at ``path``, the string's place); invalid JSON
+    raises ``ValueError`` as ``json.loads`` does."""
     try:
-        value = json.loads(text)
+        value = loads(text)
         check_depth(value)
     except (RecursionError, TranslationError):
         raise too_deep(path) from None  # a pointer cannot go inside a string

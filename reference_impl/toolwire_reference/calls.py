@@ -72,7 +72,8 @@ def arguments_to_object(text: Any, path: Segments, profile: Mapping[str, str]) -
     try:
         value = load_json(text, path)
     except ValueError as exc:
-        problem = f"are not valid JSON ({exc.msg} at character {exc.pos})"
+        where = f"{exc.msg} at character {exc.pos}" if isinstance(exc, json.JSONDecodeError) else str(exc)
+        problem = f"are not valid JSON ({where})"
     else:
         if isinstance(value, dict):
             return value

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ._json import lone_surrogate_at
+from ._json import loads, lone_surrogate_at
 from .errors import TranslationError
 from .registry import NAMES
 from .rules import KINDS, PROFILE_DEFAULTS, PROFILE_VALUES
@@ -67,12 +67,12 @@ def parse_input(text: str, kind: str, name: str) -> Any:
         return text
     if kind == "text":
         try:
-            value = json.loads(text)
+            value = loads(text)
         except ValueError:
             return text
         return value if isinstance(value, str | dict) else text
     try:
-        return json.loads(text)
+        return loads(text)
     except json.JSONDecodeError as exc:
         raise UsageError(
             f"{name}: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"

@@ -47,7 +47,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from ._json import lone_surrogate_at
+from ._json import loads, lone_surrogate_at
 from .errors import TranslationError, pointer
 from .profiles import resolve_profile
 from .registry import DIALECTS
@@ -329,7 +329,7 @@ def untranslatable(what: str, exc: Exception, value: Any) -> str:
 def parsed(raw: bytes, what: str, status: int, code: str) -> Any:
     """``raw`` read as JSON, or a ``_Fault`` with ``status`` and ``code`` saying why it cannot be."""
     try:
-        return json.loads(raw)
+        return loads(raw)
     except UnicodeDecodeError as exc:
         message = f"toolwire: {what} is not UTF-8 ({exc.reason} at byte {exc.start})"
         raise _Fault(status, message, code, "") from None
@@ -566,8 +566,11 @@ def build_app(client: str, upstream: str, upstream_url: str, profile: Mapping[st
         try:
             result = translate("response", payload, source=upstream, target=client, profile=prof)
         except TranslationError as exc:
+            # a reply the upstream should not have sent is a bad gateway; one the client's dialect cannot
+            # carry answers the client's request
+            status = 502 if exc.code == "response.invalid" else 400
             raise _Fault(
-                400, f"toolwire: {exc.message}", exc.code, exc.path, note=f"{exc.code} (response)"
+                status, f"toolwire: {exc.message}", exc.code, exc.path, note=f"{exc.code} (response)"
             ) from None
         except (RecursionError, ValueError) as exc:
             message = untranslatable("the upstream's response", exc, payload)

@@ -141,6 +141,32 @@ def test_json_nested_too_deeply_is_the_clients_400(tmp_path: Path, upstream) -> 
         assert_clean_log(proxy, 3)
 
 
+def test_nan_in_the_request_is_a_400_and_huge_usage_the_upstreams_502(tmp_path: Path, upstream) -> None:
+    """``NaN`` is no JSON (Python's reader takes it): the client's 400, never forwarded upstream; an upstream
+    whose usage counts run to thousands of digits is the upstream's 502, not a 500 with a traceback."""
+    completion = {
+        "id": "c",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "m",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 10**4000, "completion_tokens": 10**4000, "total_tokens": 1},
+    }
+
+    async def script(request, body):
+        return await raw_answer(json.dumps(completion).encode())
+
+    upstream.script = script
+    with serve(tmp_path, "anthropic", "openai-chat", upstream.url) as proxy:
+        data = request_bytes("anthropic").replace(b'"max_tokens": ', b'"temperature": NaN, "max_tokens": ')
+        status, body = call(upstream, proxy.url + "/v1/messages", data)
+        assert status == 400 and "NaN is not JSON" in body["error"]["message"], body
+        assert upstream.bodies == []
+        status, body = call(upstream, proxy.url + "/v1/messages", request_bytes("anthropic"))
+        assert status == 502 and "2**53 - 1" in body["error"]["message"], body
+        assert_clean_log(proxy, 2)
+
+
 def test_undecodable_or_surrogate_upstream_response_is_a_502_in_the_clients_shape(
     tmp_path: Path, upstream
 ) -> None:

@@ -195,6 +195,74 @@ def test_a_lone_surrogate_is_refused_with_its_path_not_a_traceback() -> None:
     assert _cli("--kind", "tools", "--from", "openai-chat", "--to", "anthropic", stdin=paired).returncode == 0
 
 
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_are_no_json_input(constant: str) -> None:
+    """Python's reader takes ``NaN`` and ``Infinity``, which JSON has not: they were translated and written
+    back out as invalid JSON (exit 0). Malformed input: exit 2 naming the constant."""
+    schema = '{"type": "object", "properties": {"x": {"maximum": ' + constant + "}}}"
+    tools = '[{"name": "f", "parameters": ' + schema + "}]"
+    bad = _cli("--kind", "tools", "--from", "canonical", "--to", "anthropic", stdin=tools)
+    assert bad.returncode == 2 and bad.stdout == "", bad.stdout
+    assert f"malformed JSON: {constant} is not JSON" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_an_arguments_string_holding_nan_is_no_json_object() -> None:
+    """Tool-call arguments are JSON text: ``NaN`` in them is not, as for the payload itself."""
+    from toolwire_reference import TranslationError, translate
+
+    response = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "m",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "tool_calls",
+                "message": {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {"id": "c1", "type": "function", "function": {"name": "f", "arguments": '{"x": NaN}'}}
+                    ],
+                },
+            }
+        ],
+    }
+    with pytest.raises(TranslationError) as info:
+        translate("response", response, source="openai-chat", target="anthropic")
+    assert (info.value.code, info.value.path) == (
+        "call.invalid_arguments",
+        "/choices/0/message/tool_calls/0/function/arguments",
+    )
+    assert "NaN is not JSON" in info.value.message
+    preserve = {"arguments.invalid": "preserve"}
+    kept = translate("response", response, source="openai-chat", target="openai-chat", profile=preserve)
+    json.dumps(kept, allow_nan=False)  # the text kept as text: the output is JSON
+
+
+def test_a_token_count_no_json_reader_holds_exactly_is_refused() -> None:
+    """A usage count beyond 2**53 - 1 is no provider's: ``response.invalid`` at it (sums of counts of
+    4,300 digits could not be written out, and ``toolwire serve`` answered 500)."""
+    from toolwire_reference import TranslationError, translate
+
+    big = 10**4000
+    response = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "m",
+        "content": [{"type": "text", "text": "hi"}],
+        "stop_reason": "end_turn",
+        "usage": {"input_tokens": big, "output_tokens": 1, "cache_read_input_tokens": big},
+    }
+    with pytest.raises(TranslationError) as info:
+        translate("response", response, source="anthropic", target="openai-chat")
+    assert (info.value.code, info.value.path) == ("response.invalid", "/usage/cache_read_input_tokens")
+    response["usage"] = {"input_tokens": 2**53 - 1, "output_tokens": 1}
+    assert translate("response", response, source="anthropic", target="openai-chat")["usage"]["prompt_tokens"]
+
+
 def test_reader_closing_the_pipe_early_is_not_a_traceback(tmp_path) -> None:
     import json as _json
     import subprocess

@@ -66,17 +66,23 @@ def opt_string(obj: dict, key: str, path: Segments, what: str) -> Any:
     raise response_invalid(f"{what} must be a string, not {json_type(value)}", path + (key,))
 
 
+#: the largest token count read: 2**53 - 1, the largest integer every JSON reader holds exactly (JavaScript's
+#: Number.MAX_SAFE_INTEGER); no provider counts more, and sums of counts of thousands of digits could not be
+#: written back out (Python's int-to-text limit)
+MAX_COUNT = 2**53 - 1
+
+
 def opt_count(obj: Any, key: str, path: Segments) -> Any:
-    """A token count: a non-negative integer, MISSING when absent or null."""
+    """A token count: a non-negative integer up to :data:`MAX_COUNT`, MISSING when absent or null."""
     if not isinstance(obj, dict):
         return MISSING
     value = obj.get(key, MISSING)
     if value is MISSING or value is None:
         return MISSING
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        if isinstance(value, float) and value.is_integer() and value >= 0:
-            return int(value)
-        raise response_invalid(f"`{key}` must be a non-negative integer", path + (key,))
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
+        raise response_invalid(f"`{key}` must be a non-negative integer up to 2**53 - 1", path + (key,))
     return value
 
 
