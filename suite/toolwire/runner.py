@@ -13,7 +13,7 @@ import os
 import sys
 import time
 from collections import Counter, deque
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -156,6 +156,7 @@ class Run:
         streak = errored_streak(self.records.values())
         if streak:
             lines.append(f"toolwire: warning: {streak.replace('`', '')}")
+        lines += shape_warnings(self.records.values())
         if self.nothing_applied():
             caps = self.adapter.capabilities
             declared = {k: [">".join(p) for p in v] for k, v in (caps.get("kinds") or {}).items()}
@@ -310,6 +311,46 @@ def run_checks(run: Run, options: RunOptions, out: TextIO = sys.stdout) -> int:
     if run.strict_expectations and counts["xpassed"]:
         passing = False
     return 1 if run.failing(passing) else 0
+
+
+#: what a payload of each kind is (corpus/README.md, "Payloads per kind")
+PAYLOAD_SHAPES = {
+    "tools": 'the request\'s tool list, e.g. [{"type": "function", "function": {…}}]',
+    "tool_choice": 'the request members that carry the choice, e.g. {"tool_choice": …}, not the bare choice',
+    "request": "a whole request body",
+    "response": "a whole response body",
+    "stream": 'a list of events {"event"?, "data"}',
+    "text": "the model's text, a string",
+}
+#: a kind's checks are flagged when at least this many were judged and this share of them was refused or
+#: crashed where a payload was expected
+_SHAPE_MIN_CHECKS, _SHAPE_SHARE = 5, 0.8
+
+
+def shape_warnings(records: Iterable[dict[str, Any]]) -> list[str]:
+    """A warning per kind whose checks that expect a payload the translator almost all refused or crashed on:
+    the usual cause is reading another payload shape than the corpus gives for that kind."""
+    judged: Counter[str] = Counter()
+    refused: Counter[str] = Counter()
+    for record in records:
+        judged_payload = record.get("outcome") in ("passed", "failed", "errored", "xfailed", "xpassed")
+        if not judged_payload or "expected_error" in record:
+            continue
+        kind = str(record.get("kind"))
+        judged[kind] += 1
+        message = str(record.get("message") or "")
+        if record.get("outcome") == "errored" or "where a payload was expected" in message:
+            refused[kind] += 1
+    lines = []
+    for kind, n in sorted(judged.items()):
+        if n >= _SHAPE_MIN_CHECKS and refused[kind] >= _SHAPE_SHARE * n and kind in PAYLOAD_SHAPES:
+            lines.append(
+                f"toolwire: warning: {refused[kind]} of {n} {kind} checks were refused or crashed where a "
+                "payload was expected: does the translator read this kind's payload? It is "
+                f"{PAYLOAD_SHAPES[kind]} "
+                '(corpus/README.md, "Payloads per kind")'
+            )
+    return lines
 
 
 class _Progress:

@@ -415,3 +415,32 @@ def test_a_lifted_legacy_function_call_offers_functions_not_tools() -> None:
     assert [f["name"] for f in legacy["functions"]] == [legacy["function_call"]["name"]]
     modern = lift_request(checks["choice/openai-chat-none[openai-chat>anthropic]"])
     assert "functions" not in modern and modern["tools"][0]["type"] == "function"
+
+
+def test_a_translator_reading_another_payload_shape_is_told_what_the_payload_is(tmp_path: Path) -> None:
+    """A first translator that takes a tool_choice payload for the bare choice refuses nearly every check of
+    that kind: the run says what the kind's payload is, instead of leaving 18 false refusals to puzzle."""
+    (tmp_path / "shape.py").write_text(
+        "class Refusal(Exception):\n"
+        "    code, path = 'bad_choice', ''\n"
+        "    message = 'expected a string or {\"type\": …}'\n"
+        "class T:\n"
+        "    def capabilities(self):\n"
+        "        pair = [['openai-chat', 'anthropic']]\n"
+        "        return {'name': 't', 'version': '1', 'kinds': {'tool_choice': pair}}\n"
+        "    def translate(self, kind, source, target, payload, profile):\n"
+        "        if not isinstance(payload, str) and 'type' not in payload:\n"
+        "            raise Refusal(Refusal.message)\n"
+        "        return payload\n",
+        encoding="utf-8",
+    )
+    run = subprocess.run(
+        [sys.executable, "-m", "toolwire.cli", "run", "--adapter", "python:shape:T", "--report", "out"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 1, run.stdout[-2000:] + run.stderr[-2000:]
+    assert "tool_choice checks were refused or crashed where a payload was expected" in run.stdout
+    assert '{"tool_choice": …}' in run.stdout
