@@ -1,8 +1,9 @@
 """Expectation files: an implementation's known failures (``--toolwire-expectations FILE``).
 
 A TOML file of ``[[known-failure]]`` entries, each naming a case id, optionally narrowed to a pair
-(``source>target``, or ``source>target>source`` for the round-trip check) and/or profile values, with a
-required ``reason`` and an optional ``issue`` URL (format: ``schemas/expectations.schema.json``, README
+(``source>target``, or ``source>target>source`` for the round-trip check), profile values and a variant
+(``main`` for the main check only, or one variant check: ``incremental``, ``rechunk=chars``, ``fresh-ids``…),
+with a required ``reason`` and an optional ``issue`` URL (format: ``schemas/expectations.schema.json``, README
 "Known failures"). A listed check that fails is ``xfailed``; one that passes is ``xpassed`` (the entry is
 stale). An entry never hides an ``errored`` check.
 
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .corpus import CorpusError, load_corpus, resolve_profile
+from .corpus.variants import FRESH_IDS, STREAM_VARIANTS
 from .corpus.wire import validate_file
 from .results import ResultsError, read_results
 
@@ -47,6 +49,8 @@ TODO = "TODO: triage"
 DEFAULT_FILE = "toolwire-expectations.toml"
 _PASSING = ("passed", "xpassed")
 _FAILING = ("failed", "xfailed")
+#: an entry's ``variant`` that lists a check's main check only, none of its variant checks
+MAIN = "main"
 
 
 class ExpectationsError(Exception):
@@ -64,18 +68,23 @@ class Entry:
     issue: str | None = None
     index: int = 0
     line: int | None = None
+    #: the variant check listed (``main``: the main check only); None: the main check and every variant
+    variant: str | None = None
 
     @property
     def specificity(self) -> int:
-        return (self.pair is not None) + len(self.profile)
+        return (self.pair is not None) + len(self.profile) + (self.variant is not None)
 
     @property
-    def key(self) -> tuple[str, str, tuple[tuple[str, str], ...]]:
-        return (self.case, self.pair or "", tuple(sorted(self.profile.items())))
+    def key(self) -> tuple[str, str, tuple[tuple[str, str], ...], str]:
+        return (self.case, self.pair or "", tuple(sorted(self.profile.items())), self.variant or "")
 
-    def matches(self, case: str, pair: str, profile: dict[str, Any]) -> bool:
-        """Whether this entry lists the check of ``case``, ``pair`` and the (resolved) ``profile``."""
+    def matches(self, case: str, pair: str, profile: dict[str, Any], variant: str | None = None) -> bool:
+        """Whether this entry lists the check of ``case``, ``pair``, the (resolved) ``profile`` and
+        ``variant`` (None: the main check)."""
         if case != self.case or (self.pair is not None and pair != self.pair):
+            return False
+        if self.variant is not None and self.variant != (variant or MAIN):
             return False
         return all(profile.get(k) == v for k, v in self.profile.items())
 
@@ -86,6 +95,8 @@ class Entry:
             parts.append(f"pair {self.pair}")
         if self.profile:
             parts.append("profile " + ",".join(f"{k}={v}" for k, v in sorted(self.profile.items())))
+        if self.variant:
+            parts.append(f"variant {self.variant}")
         number = f"{TABLE} #{self.index}{where}: " if self.index else ""
         return f"{number}{'; '.join(parts)}"
 
@@ -96,6 +107,8 @@ class Entry:
             out["pair"] = self.pair
         if self.profile:
             out["profile"] = dict(sorted(self.profile.items()))
+        if self.variant is not None:
+            out["variant"] = self.variant
         out["reason"] = self.reason
         if self.issue:
             out["issue"] = self.issue
@@ -113,18 +126,33 @@ def pair_of(source: str, target: str, round_trip: bool = False) -> str:
     return f"{source}>{target}>{source}" if round_trip else f"{source}>{target}"
 
 
-def _check_key(check: Any) -> tuple[str, str, dict[str, Any]]:
+#: what tells a check apart for an entry: case, pair, resolved profile, variant (None: the main check)
+CheckKey = tuple[str, str, dict[str, Any], str | None]
+
+
+def _check_key(check: Any) -> CheckKey:
     profile = {**(check.defaults or {}), **(check.profile or {}), **(check.when or {})}
-    return check.case_id, pair_of(check.source, check.target, check.round_trip), profile
+    return check.case_id, pair_of(check.source, check.target, check.round_trip), profile, check.variant
 
 
-def _record_key(rec: dict[str, Any], defaults: dict[str, Any]) -> tuple[str, str, dict[str, Any]]:
+def variant_of(rec: dict[str, Any]) -> str | None:
+    """The variant of a results record's check, read from its id (``case[pair,k=v…,variant]``): what
+    follows the pair that is not one of its profile values; None for a main check."""
+    inside = str(rec.get("id", "")).rpartition("[")[2].rstrip("]").split(",")[1:]
+    profile = rec.get("profile") or {}
+    rest = [part for part in inside if part.partition("=")[0] not in profile]
+    return ",".join(rest) or None
+
+
+def _record_key(rec: dict[str, Any], defaults: dict[str, Any]) -> CheckKey:
     pair = pair_of(str(rec.get("source")), str(rec.get("target")), bool(rec.get("round_trip")))
-    return str(rec.get("case")), pair, {**defaults, **(rec.get("profile") or {})}
+    return str(rec.get("case")), pair, {**defaults, **(rec.get("profile") or {})}, variant_of(rec)
 
 
-def _best(entries: Iterable[Entry], case: str, pair: str, profile: dict[str, Any]) -> Entry | None:
-    found = [e for e in entries if e.matches(case, pair, profile)]
+def _best(
+    entries: Iterable[Entry], case: str, pair: str, profile: dict[str, Any], variant: str | None = None
+) -> Entry | None:
+    found = [e for e in entries if e.matches(case, pair, profile, variant)]
     return min(found, key=lambda e: (-e.specificity, e.index)) if found else None
 
 
@@ -209,7 +237,8 @@ def parse(text: str, path: Path | str, corpus: Any | None = None) -> list[Entry]
                     f"({hops[0]}>{hops[1]}>{hops[0]})"
                 )
         if e.key in seen:
-            problems.append(f"{label}: repeats {TABLE} #{seen[e.key].index} (same case, pair and profile)")
+            same = "same case, pair, profile and variant"
+            problems.append(f"{label}: repeats {TABLE} #{seen[e.key].index} ({same})")
         seen.setdefault(e.key, e)
     if corpus is not None:
         problems += _against_corpus(entries, corpus, name)
@@ -231,6 +260,7 @@ def _entry(raw: Any, i: int, lines: list[int] | None) -> Entry | None:
         issue=raw["issue"] if isinstance(raw.get("issue"), str) else None,
         index=i + 1,
         line=lines[i] if lines is not None else None,
+        variant=raw["variant"] if isinstance(raw.get("variant"), str) else None,
     )
 
 
@@ -257,9 +287,12 @@ def _against_corpus(entries: list[Entry], corpus: Any, name: Any) -> list[str]:
     cases = {c.id for c in corpus.cases}
     dialects = set(corpus.dialects) | {d for c in corpus.checks() for d in (c.source, c.target)}
     profiles = corpus.profiles or {}
+    variants = {MAIN, FRESH_IDS, *STREAM_VARIANTS}
     out = []
     for e in entries:
         label = name(e.index - 1)
+        if e.variant is not None and e.variant not in variants:
+            out.append(f"{label}: unknown variant {e.variant!r} (one of {', '.join(sorted(variants))})")
         if e.case not in cases:
             close = difflib.get_close_matches(e.case, sorted(cases), n=1, cutoff=0.8)  # a typo, not a guess
             hint = f" (did you mean {close[0]!r}?)" if close else ""
@@ -325,6 +358,7 @@ def strict_problems(results: Any) -> list[str]:
             pair=e.get("pair"),
             profile=e.get("profile") or {},
             index=int(e.get("entry") or 0),
+            variant=e.get("variant"),
         )
         out.append(f"{entry.label()}: matches no check of the corpus")
     return out
@@ -370,6 +404,8 @@ def dumps(entries: Iterable[Entry]) -> str:
         if e.profile:
             items = ", ".join(f"{_key(k)} = {_string(v)}" for k, v in sorted(e.profile.items()))
             lines.append(f"profile = {{ {items} }}")
+        if e.variant is not None:
+            lines.append(f"variant = {_string(e.variant)}")
         lines.append(f"reason = {_string(e.reason)}")
         if e.issue:
             lines.append(f"issue = {_string(e.issue)}")
@@ -389,18 +425,21 @@ class Update:
 
 
 def _narrow(rec: dict[str, Any], corpus: Any, reason: str, issue: str | None) -> Entry:
-    """The entry listing exactly the check of ``rec``: its case, pair, and profile values that tell it apart
-    from the case's other checks of that pair (defaults made explicit where a sibling sets the key)."""
+    """The entry listing exactly the check of ``rec``: its case, pair, the profile values that tell it apart
+    from the case's other checks of that pair (defaults made explicit where a sibling sets the key) and,
+    where the check has variants (or is one), its variant (``main`` for the main check)."""
     defaults = _defaults(corpus)
-    case, pair, resolved = _record_key(rec, defaults)
+    case, pair, resolved, variant = _record_key(rec, defaults)
     when = dict(rec.get("profile") or {})
     siblings = [k for k in (_check_key(c) for c in corpus.checks()) if k[0] == case and k[1] == pair]
-    varied = {key for _, _, profile in siblings for key in profile if key not in when}
-    varied = {k for k in varied if len({str(p.get(k)) for _, _, p in siblings}) > 1}
+    varied = {key for _, _, profile, _ in siblings for key in profile if key not in when}
+    varied = {k for k in varied if len({str(p.get(k)) for _, _, p, _ in siblings}) > 1}
     profile = {**{k: resolved[k] for k in varied if k in resolved}, **when}
-    entry = Entry(case=case, reason=reason, pair=pair, profile=profile, issue=issue)
+    has_variants = any(v is not None for *_, v in siblings)
+    pinned = (variant or MAIN) if has_variants else None
+    entry = Entry(case=case, reason=reason, pair=pair, profile=profile, issue=issue, variant=pinned)
     if sum(entry.matches(*k) for k in siblings) > 1:  # defensive: fall back to the full resolved profile
-        entry = Entry(case=case, reason=reason, pair=pair, profile=dict(resolved), issue=issue)
+        entry = Entry(case, reason, pair, dict(resolved), issue, variant=pinned)
     return entry
 
 

@@ -23,7 +23,11 @@ ALL_IDS = {
 
 @pytest.fixture
 def work(tmp_path: Path) -> Path:
-    return make_work(tmp_path, interrupting="if kind == 'tools':\n    raise KeyboardInterrupt")
+    # Ctrl-C while a translation runs: SIGINT reaches the main thread, which waits for the translation (a
+    # KeyboardInterrupt the translator raises itself is its crash, tests/harness/test_fake_outcomes.py)
+    ctrl_c = "if kind == 'tools':\n    import signal, time\n"
+    ctrl_c += "    os.kill(os.getpid(), signal.SIGINT)\n    time.sleep(5)"
+    return make_work(tmp_path, interrupting=ctrl_c)
 
 
 def run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:

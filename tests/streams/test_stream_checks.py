@@ -202,3 +202,45 @@ def test_a_stream_passed_on_unchanged_to_its_own_dialect_passes(setup) -> None:
     path.write_text(json.dumps(doc))
     res = results(root, "Echo")["streams/parallel[openai-chat>openai-chat]"]
     assert res.outcome == "passed" and res.handled == "unchanged"
+
+
+def test_known_failures_written_by_update_leave_no_unexpected_pass(setup, tmp_path: Path) -> None:
+    """A stream check that fails while its incremental variant passes: ``expectations update`` lists the
+    main check and its failing variants by name (``variant = "main"``…), so the next strict run has no
+    unexpected pass, and updating again changes nothing (an entry for the whole case matched the passing
+    incremental variant too, and pinning every profile key could not tell it apart)."""
+    import subprocess
+
+    root, _ = setup
+
+    def toolwire(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "toolwire.cli", *args],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    run = ["run", "--adapter", "python:tw_stream_toys:Truncates", "--corpus", str(root), "--report", "out"]
+    first = toolwire(*run)
+    assert first.returncode == 1, first.stdout[-2000:] + first.stderr
+    results = tmp_path / "out" / "echo.results.jsonl"  # the name Truncates declares
+    records = [json.loads(x) for x in results.read_text().splitlines()[1:-1]]
+    outcomes = {r["id"]: r["outcome"] for r in records if r["outcome"] != "skipped"}
+    assert "passed" in outcomes.values() and "failed" in outcomes.values(), outcomes
+
+    made = toolwire("expectations", "update", "--from", str(results), "-o", "exp.toml", "--corpus", str(root))
+    assert made.returncode == 0, made.stdout + made.stderr
+    text = (tmp_path / "exp.toml").read_text()
+    assert 'variant = "main"' in text and "incremental" not in text
+
+    again = toolwire(*run, "--expectations", "exp.toml", "--strict")
+    assert again.returncode == 0, again.stdout[-3000:] + again.stderr
+    assert "unexpected pass" not in again.stdout
+    counts = json.loads(results.read_text().splitlines()[-1])["counts"]
+    assert counts.get("xpassed", 0) == 0 and counts.get("failed", 0) == 0 and counts["xfailed"] >= 1
+
+    same = toolwire("expectations", "update", "--from", str(results), "--corpus", str(root))
+    assert same.returncode == 0 and "0 added, 0 removed, 0 narrowed" in same.stdout, same.stdout
+    assert (tmp_path / "exp.toml").read_text() == text
