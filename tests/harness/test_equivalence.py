@@ -314,6 +314,36 @@ def test_a_combinator_of_one_subschema_is_that_subschema(dialects: dict[str, Any
     assert "anyOf" in json.dumps(normalize(gemini, "tools", tools(clash)))
 
 
+def test_an_annotation_repeated_in_every_anyof_branch_is_the_annotation_beside_it(
+    dialects: dict[str, Any],
+) -> None:
+    """Vertex refuses keywords beside ``any_of`` (BerriAI/litellm#11164), so LiteLLM moves a node's
+    description into each branch of its anyOf: the same annotation; one branch without it, a differing text,
+    or one the node already has stay what they are."""
+    gemini = dialects["gemini"]
+
+    def tools(prop: Any) -> Any:
+        return [
+            {
+                "functionDeclarations": [
+                    {"name": "f", "parameters": {"type": "object", "properties": {"p": prop}}}
+                ]
+            }
+        ]
+
+    branches = [{"type": "string", "maxLength": 20}, {"type": "array", "items": {"type": "string"}}]
+    beside = {"description": "Pages.", "anyOf": branches}
+    inside = {"anyOf": [{**b, "description": "Pages."} for b in branches]}
+    assert normalize(gemini, "tools", tools(inside)) == normalize(gemini, "tools", tools(beside))
+    one_missing = {"anyOf": [{**branches[0], "description": "Pages."}, branches[1]]}
+    differing = {
+        "anyOf": [{**branches[0], "description": "Pages."}, {**branches[1], "description": "Other."}]
+    }
+    both = {"description": "Pages.", "anyOf": inside["anyOf"]}
+    for other in (one_missing, differing, both):
+        assert normalize(gemini, "tools", tools(other)) != normalize(gemini, "tools", tools(beside))
+
+
 def test_a_gemini_json_result_wrapped_in_output_is_the_result_itself(dialects: dict[str, Any]) -> None:
     gemini = dialects["gemini"]
 

@@ -51,6 +51,11 @@ Rules (members are addressed by pointer patterns: ``*`` is one key or index, ``*
   an ``anyOf``, ``oneOf`` or ``allOf`` of exactly one subschema is that subschema's keywords in the schema
   holding it, where the two share no keyword with different values: ``{"anyOf": [S]}`` accepts what ``S``
   accepts;
+- ``schema-branch-annotations`` ``{at, keywords}``: in the JSON Schema at ``at`` (also where it is opaque),
+  at any depth, a keyword of ``keywords`` (annotations: ``description``, ``title``) that every branch of an
+  ``anyOf`` holds with the same value, and the schema holding the ``anyOf`` does not, is that keyword beside
+  the ``anyOf`` (LiteLLM moves a description into each branch for Gemini, which refuses keywords beside
+  ``any_of``);
 - ``schema-empty`` ``{at, keywords}``: in the JSON Schema at ``at`` (also where it is opaque), at any
   depth, a keyword of ``keywords`` whose value is empty (``[]``, ``{}``) is the same as no keyword
   (``required: []``, ``$defs: {}`` constrain nothing); the names in maps of user-chosen names
@@ -182,6 +187,8 @@ class _Rewriter:
             node = _without_empty_keywords(node, frozenset(r["keywords"]))
         if any(self._matching("schema-sole-subschema", path)):
             node = _sole_subschemas_merged(node)
+        for r in self._matching("schema-branch-annotations", path):
+            node = _branch_annotations_hoisted(node, tuple(r["keywords"]))
         if is_matcher(node) or (path and _any(self.opaque, path)):
             return node
         if isinstance(node, list):
@@ -376,6 +383,37 @@ def _sole_subschemas_merged(schema: Any) -> Any:
         rest = {k: v for k, v in out.items() if k != key}
         if all(k not in rest or _same(rest[k], v) for k, v in subs[0].items()):
             out = {**rest, **subs[0]}
+    return out
+
+
+def _branch_annotations_hoisted(schema: Any, keywords: tuple[str, ...]) -> Any:
+    """``schema`` (a JSON Schema, at any depth) with each keyword of ``keywords`` that every branch of an
+    ``anyOf`` holds with the same value, and the schema holding it does not, moved beside the ``anyOf``."""
+    if is_matcher(schema):
+        return schema
+    if isinstance(schema, list):
+        return [_branch_annotations_hoisted(v, keywords) for v in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in _SCHEMA_MAPS and isinstance(value, dict) and not is_matcher(value):
+            out[key] = {name: _branch_annotations_hoisted(sub, keywords) for name, sub in value.items()}
+        else:
+            out[key] = _branch_annotations_hoisted(value, keywords)
+    branches = out.get("anyOf")
+    schemas = isinstance(branches, list) and len(branches) > 1
+    if not (schemas and all(isinstance(b, dict) and not is_matcher(b) for b in branches)):
+        return out
+    for keyword in keywords:
+        if keyword in out or not all(keyword in b for b in branches):
+            continue
+        values = [b[keyword] for b in branches]
+        if any(not _same(v, values[0]) for v in values[1:]):
+            continue
+        out[keyword] = values[0]
+        branches = [{k: v for k, v in b.items() if k != keyword} for b in branches]
+    out["anyOf"] = branches
     return out
 
 
