@@ -16,8 +16,9 @@ Rules (members are addressed by pointer patterns: ``*`` is one key or index, ``*
   ``chosen`` is the same for a value that is no default but a choice a translator may make on its own
   (asking for usage in a stream, not storing a response);
 - ``text-shorthand`` ``{at, types, joined?, beside?}``: at ``at``, an array of exactly one
-  ``{"type": T, "text": s}`` with ``T`` in ``types`` is the same as the string ``s``; with ``joined``,
-  several such blocks are the same as their texts joined with it (an expected array accepts either form);
+  ``{"type": T, "text": s}`` with ``T`` in ``types`` is the same as the string ``s``; with ``joined`` (a
+  separator, or a list of them), several such blocks are the same as their texts joined with it (an
+  expected array accepts either form; an output's array reads as its texts joined with the first);
   members named in ``beside`` do not keep a block from being text (the wire schema judges them on their own);
 - ``rename`` ``{at, to, unless?}``: the member at ``at`` is the same as the member ``to`` of the same
   object (when that one is absent), unless the root member ``unless.at`` matches ``unless.pattern``;
@@ -289,8 +290,9 @@ class _Rewriter:
                     continue
                 if len(texts) == 1:
                     return texts[0]
-                joined = str(r["joined"]).join(t for t in texts if t is not None)
-                return {"$oneOf": [node, joined]} if self.expected else joined
+                seps = r["joined"] if isinstance(r["joined"], list) else [r["joined"]]
+                spelled = [str(sep).join(t for t in texts if t is not None) for sep in seps]
+                return {"$oneOf": [node, *spelled]} if self.expected else spelled[0]
         return node
 
 
