@@ -7,7 +7,12 @@ from pathlib import Path
 from typing import Any
 
 FEATURES = [
-    {"key": "tools.wrapper", "title": "Tool definition wrapper", "area": "tools", "description": "d"},
+    {
+        "key": "tools.wrapper",
+        "title": "Tool definition wrapper",
+        "area": "tools",
+        "description": "the `tools` list in each dialect",
+    },
     {"key": "tools.multiple", "title": "Several tools, order kept", "area": "tools", "description": "d"},
     {"key": "choice.auto", "title": "auto", "area": "choice", "description": "d"},
     {"key": "choice.none", "title": "none", "area": "choice", "description": "d"},

@@ -247,6 +247,13 @@ def test_html_matrix_cells(tmp_path: Path, results: list[Path]):
     assert rows["auto choice.auto"][1][:2] == ("s-none", "❌ 0/1")
 
 
+def test_tooltips_show_no_markdown_backticks(tmp_path: Path, results: list[Path]):
+    """A feature's description holds `code` spans; as a tooltip (a title attribute) it is plain text."""
+    _text, page = _page(tmp_path, results)
+    titles = [a["title"] for _tag, a in page.elements if a.get("title")]
+    assert titles and not [t for t in titles if "`" in t]
+
+
 def test_html_area_filter(tmp_path: Path, results: list[Path]):
     text, page = _page(tmp_path, results)
     boxes = [a["data-area"] for tag, a in page.elements if tag == "input" and a.get("data-area")]

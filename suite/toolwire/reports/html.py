@@ -336,9 +336,16 @@ def _feature_label(matrix: Matrix, key: str) -> str:
     return f'<code class="key">{_e(key)}</code>'
 
 
+def _plain(text: object) -> str:
+    """Text with Markdown-style `code` spans as their plain text, for an attribute (a tooltip shows no markup,
+    so the backticks would show as they are)."""
+    parts = str(text).split("`")
+    return str(text) if len(parts) % 2 == 0 else "".join(parts)
+
+
 def _feature_row(matrix: Matrix, key: str) -> str:
     description = (matrix.features.get(key) or {}).get("description")
-    tip = f' title="{_e(description)}"' if description else ""
+    tip = f' title="{_e(_plain(description))}"' if description else ""
     cells = []
     for impl in matrix.implementations:
         t = impl.by_feature.get(key)
