@@ -340,23 +340,30 @@ def _text_of(block: Any, types: list[str], beside: frozenset[str] = frozenset())
 _SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
 
 
-def _without_empty_keywords(schema: Any, keywords: frozenset[str]) -> Any:
-    """``schema`` (a JSON Schema, at any depth) without the ``keywords`` whose value is ``[]`` or ``{}``."""
+def _bottom_up(schema: Any, rewrite: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:
+    """``schema`` (a JSON Schema, at any depth) with ``rewrite`` applied to each of its objects once their
+    members are rewritten; the names in maps of user-chosen names (``properties``, ``$defs``, …) are never
+    taken for keywords, and matchers are left as they are."""
     if is_matcher(schema):
         return schema
     if isinstance(schema, list):
-        return [_without_empty_keywords(v, keywords) for v in schema]
+        return [_bottom_up(v, rewrite) for v in schema]
     if not isinstance(schema, dict):
         return schema
     out: dict[str, Any] = {}
     for key, value in schema.items():
-        if key in keywords and value in ([], {}):
-            continue
         if key in _SCHEMA_MAPS and isinstance(value, dict) and not is_matcher(value):
-            out[key] = {name: _without_empty_keywords(sub, keywords) for name, sub in value.items()}
+            out[key] = {name: _bottom_up(sub, rewrite) for name, sub in value.items()}
         else:
-            out[key] = _without_empty_keywords(value, keywords)
-    return out
+            out[key] = _bottom_up(value, rewrite)
+    return rewrite(out)
+
+
+def _without_empty_keywords(schema: Any, keywords: frozenset[str]) -> Any:
+    """``schema`` (a JSON Schema, at any depth) without the ``keywords`` whose value is ``[]`` or ``{}``."""
+    return _bottom_up(
+        schema, lambda node: {k: v for k, v in node.items() if k not in keywords or v not in ([], {})}
+    )
 
 
 #: the keywords whose list of subschemas, when it holds exactly one, is that subschema
@@ -366,57 +373,41 @@ _COMBINATORS = ("anyOf", "oneOf", "allOf")
 def _sole_subschemas_merged(schema: Any) -> Any:
     """``schema`` (a JSON Schema, at any depth) with each ``anyOf`` / ``oneOf`` / ``allOf`` of exactly one
     subschema merged into the schema holding it, where they share no keyword with different values."""
-    if is_matcher(schema):
-        return schema
-    if isinstance(schema, list):
-        return [_sole_subschemas_merged(v) for v in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out: dict[str, Any] = {}
-    for key, value in schema.items():
-        if key in _SCHEMA_MAPS and isinstance(value, dict) and not is_matcher(value):
-            out[key] = {name: _sole_subschemas_merged(sub) for name, sub in value.items()}
-        else:
-            out[key] = _sole_subschemas_merged(value)
-    for key in _COMBINATORS:
-        subs = out.get(key)
-        if not (isinstance(subs, list) and len(subs) == 1 and _plain_object(subs[0])):
-            continue
-        rest = {k: v for k, v in out.items() if k != key}
-        if all(k not in rest or _same(rest[k], v) for k, v in subs[0].items()):
-            out = {**rest, **subs[0]}
-    return out
+
+    def merged(out: dict[str, Any]) -> dict[str, Any]:
+        for key in _COMBINATORS:
+            subs = out.get(key)
+            if not (isinstance(subs, list) and len(subs) == 1 and _plain_object(subs[0])):
+                continue
+            rest = {k: v for k, v in out.items() if k != key}
+            if all(k not in rest or _same(rest[k], v) for k, v in subs[0].items()):
+                out = {**rest, **subs[0]}
+        return out
+
+    return _bottom_up(schema, merged)
 
 
 def _branch_annotations_hoisted(schema: Any, keywords: tuple[str, ...]) -> Any:
     """``schema`` (a JSON Schema, at any depth) with each keyword of ``keywords`` that every branch of an
     ``anyOf`` holds with the same value, and the schema holding it does not, moved beside the ``anyOf``."""
-    if is_matcher(schema):
-        return schema
-    if isinstance(schema, list):
-        return [_branch_annotations_hoisted(v, keywords) for v in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out: dict[str, Any] = {}
-    for key, value in schema.items():
-        if key in _SCHEMA_MAPS and isinstance(value, dict) and not is_matcher(value):
-            out[key] = {name: _branch_annotations_hoisted(sub, keywords) for name, sub in value.items()}
-        else:
-            out[key] = _branch_annotations_hoisted(value, keywords)
-    branches = out.get("anyOf")
-    schemas = isinstance(branches, list) and len(branches) > 1
-    if not (schemas and all(isinstance(b, dict) and not is_matcher(b) for b in branches)):
+
+    def hoisted(out: dict[str, Any]) -> dict[str, Any]:
+        branches = out.get("anyOf")
+        schemas = isinstance(branches, list) and len(branches) > 1
+        if not (schemas and all(isinstance(b, dict) and not is_matcher(b) for b in branches)):
+            return out
+        for keyword in keywords:
+            if keyword in out or not all(keyword in b for b in branches):
+                continue
+            values = [b[keyword] for b in branches]
+            if any(not _same(v, values[0]) for v in values[1:]):
+                continue
+            out[keyword] = values[0]
+            branches = [{k: v for k, v in b.items() if k != keyword} for b in branches]
+        out["anyOf"] = branches
         return out
-    for keyword in keywords:
-        if keyword in out or not all(keyword in b for b in branches):
-            continue
-        values = [b[keyword] for b in branches]
-        if any(not _same(v, values[0]) for v in values[1:]):
-            continue
-        out[keyword] = values[0]
-        branches = [{k: v for k, v in b.items() if k != keyword} for b in branches]
-    out["anyOf"] = branches
-    return out
+
+    return _bottom_up(schema, hoisted)
 
 
 #: the members of a JSON Schema's root that hold the subschemas its local references point to
