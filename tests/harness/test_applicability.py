@@ -198,6 +198,17 @@ def test_misspelt_capabilities_name_the_closest_valid_entry() -> None:
     assert problems(Translator().capabilities(), CORPUS) == []
 
 
+
+def _toolwire_run(cwd: Path, adapter: str) -> subprocess.CompletedProcess[str]:
+    """``toolwire run`` of the translator module in ``cwd``, its report in ``cwd/out``."""
+    return subprocess.run(
+        [sys.executable, "-m", "toolwire.cli", "run", "--adapter", adapter, "--report", "out"],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
 @pytest.mark.parametrize(
     ("declared", "code"),
     [
@@ -214,13 +225,7 @@ def test_a_typo_exits_2_and_a_run_where_nothing_applies_does_not_pass(
         "    def translate(self, *args):\n        return []\n",
         encoding="utf-8",
     )
-    run = subprocess.run(
-        [sys.executable, "-m", "toolwire.cli", "run", "--adapter", "python:declared:T", "--report", "out"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    run = _toolwire_run(tmp_path, "python:declared:T")
     assert run.returncode == code, run.stdout[-2000:] + run.stderr[-2000:]
     assert ("did you mean 'tools'" if code == 2 else "no check applied") in run.stderr
 
@@ -434,13 +439,7 @@ def test_a_translator_reading_another_payload_shape_is_told_what_the_payload_is(
         "        return payload\n",
         encoding="utf-8",
     )
-    run = subprocess.run(
-        [sys.executable, "-m", "toolwire.cli", "run", "--adapter", "python:shape:T", "--report", "out"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    run = _toolwire_run(tmp_path, "python:shape:T")
     assert run.returncode == 1, run.stdout[-2000:] + run.stderr[-2000:]
     assert "tool_choice checks were refused or crashed where a payload was expected" in run.stdout
     assert '{"tool_choice": …}' in run.stdout
