@@ -32,7 +32,14 @@ from urllib.parse import unquote, urlparse
 
 from . import paths
 
-__all__ = ["files_for", "main", "requirement", "requirement_from"]
+__all__ = [
+    "extra_install_command",
+    "extra_install_command_from",
+    "files_for",
+    "main",
+    "requirement",
+    "requirement_from",
+]
 
 #: where the source tree of a ``file:`` install comes from: (remote URL, commit) of its git checkout, or None
 GitOrigin = Callable[[Path], "tuple[str, str] | None"]
@@ -202,18 +209,48 @@ def requirement_from(
     return None, f"installed from {url or 'an unknown place'}"
 
 
-def requirement() -> tuple[str | None, str]:
-    """:func:`requirement_from` for the toolwire running this code."""
+def _installed() -> tuple[dict[str, Any] | None, str] | str:
+    """(PEP 610 ``direct_url.json`` or None, version) of the installed toolwire, or why there is none."""
     try:
         dist = metadata.distribution("toolwire")
     except metadata.PackageNotFoundError:
-        return None, "toolwire is not installed as a package (run from a source tree)"
+        return "toolwire is not installed as a package (run from a source tree)"
     text = dist.read_text("direct_url.json")
     try:
         direct_url = json.loads(text) if text else None
     except ValueError:
-        return None, "its direct_url.json is unreadable"
-    return requirement_from(direct_url if isinstance(direct_url, dict) else None, dist.version)
+        return "its direct_url.json is unreadable"
+    return (direct_url if isinstance(direct_url, dict) else None), dist.version
+
+
+def requirement() -> tuple[str | None, str]:
+    """:func:`requirement_from` for the toolwire running this code."""
+    found = _installed()
+    return (None, found) if isinstance(found, str) else requirement_from(*found)
+
+
+def extra_install_command_from(direct_url: dict[str, Any] | None, version: str, extra: str) -> str:
+    """The pip command that adds ``extra`` (``toolwire[extra]``) to the toolwire installed as ``direct_url``
+    says: from the same checkout on this machine (editable if it was), else the same requirement elsewhere."""
+    url = str((direct_url or {}).get("url") or "")
+    if urlparse(url).scheme == "file":  # a checkout or a wheel on this machine: the same path, with the extra
+        path = unquote(urlparse(url).path)
+        editable = "-e " if ((direct_url or {}).get("dir_info") or {}).get("editable") else ""
+        return f"pip install {editable}'{path}[{extra}]'"
+    found, _ = requirement_from(direct_url, version, lambda directory: None)
+    if found is None:
+        return f"pip install -e '.[{extra}]' (in the toolwire checkout)"
+    name, at, rest = found.partition(" @ ")
+    spelled = f"{name}[{extra}] @ {rest}" if at else found.replace("toolwire", f"toolwire[{extra}]", 1)
+    return f"pip install '{spelled}'"
+
+
+def extra_install_command(extra: str) -> str:
+    """:func:`extra_install_command_from` for the toolwire running this code."""
+    found = _installed()
+    if isinstance(found, str):
+        return f"pip install -e '.[{extra}]' (in the toolwire checkout)"
+    return extra_install_command_from(*found, extra)
 
 
 def _install_command(install: str | None, why: str, has_project: bool) -> str:

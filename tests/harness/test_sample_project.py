@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 from toolwire import paths
+from toolwire.init_cmd import extra_install_command_from, requirement_from
 from toolwire.init_cmd import main as init
-from toolwire.init_cmd import requirement_from
 
 SAMPLE = paths.examples_dir() / "sample-project"
 
@@ -80,6 +80,31 @@ def test_the_workflow_installs_toolwire_as_it_was_installed_here(
     found, why = requirement_from(direct_url, "0.1.0", _origin(remote))
     assert found == wanted, why
     assert why
+
+
+@pytest.mark.parametrize(
+    ("direct_url", "wanted"),
+    [
+        (None, "pip install 'toolwire[litellm]==0.1.0'"),
+        (
+            {"url": "file:///src/toolwire", "dir_info": {"editable": True}},
+            "pip install -e '/src/toolwire[litellm]'",
+        ),
+        ({"url": "file:///src/toolwire", "dir_info": {}}, "pip install '/src/toolwire[litellm]'"),
+        ({"url": "file:///tmp/toolwire-0.1.0-py3-none-any.whl", "archive_info": {}}, None),
+        (
+            {"url": "https://github.com/acme/toolwire", "vcs_info": {"vcs": "git", "commit_id": "abc"}},
+            "pip install 'toolwire[litellm] @ git+https://github.com/acme/toolwire@abc'",
+        ),
+    ],
+)
+def test_a_missing_peer_library_names_the_install_that_works_here(
+    direct_url: dict | None, wanted: str | None
+) -> None:
+    """``peer:litellm`` without LiteLLM says how to add the extra to this toolwire: ``toolwire[litellm]`` from
+    an index cannot work for a checkout (toolwire is not on PyPI, and the name may be someone else's)."""
+    said = extra_install_command_from(direct_url, "0.1.0", "litellm")
+    assert said == (wanted or "pip install '/tmp/toolwire-0.1.0-py3-none-any.whl[litellm]'")
 
 
 def test_a_workflow_that_cannot_install_toolwire_says_so_and_stops(

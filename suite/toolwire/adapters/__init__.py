@@ -43,9 +43,11 @@ def _peer_spec(spec: str) -> str:
         raise AdapterError(f"{spec!r}: unknown peer {name!r} (known: {', '.join(sorted(PEERS))})")
     missing = missing_modules(name)
     if missing:
+        from ..init_cmd import extra_install_command  # noqa: PLC0415 (reads package metadata: only when needed)
+
         raise AdapterError(
             f"{spec}: {', '.join(missing)} not installed; install it with: "
-            f"pip install 'toolwire[{PEERS[name][1]}]'"
+            f"{extra_install_command(PEERS[name][1])}"
         )
     return PEERS[name][0]
 
