@@ -296,8 +296,7 @@ def _run_loaded(
     except ResultsError as exc:
         print(f"toolwire: {exc}", file=sys.stderr)
         return 2
-    print(f"toolwire: wrote {results_path}")
-    status = 0
+    status = 0  # the run's closing lines said where the results are
     try:
         report_md = importlib.import_module("toolwire.reports.markdown")
     except ModuleNotFoundError as exc:

@@ -443,3 +443,5 @@ def test_a_translator_reading_another_payload_shape_is_told_what_the_payload_is(
     assert run.returncode == 1, run.stdout[-2000:] + run.stderr[-2000:]
     assert "tool_choice checks were refused or crashed where a payload was expected" in run.stdout
     assert '{"tool_choice": …}' in run.stdout
+    # where the results went is said once
+    assert run.stdout.count("t.results.jsonl") == 1, run.stdout[-1500:]
