@@ -169,7 +169,7 @@ def test_toolwire_run_end_to_end(work: Path) -> None:
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     results = out / "tiny.results.jsonl"
-    assert f"wrote {results}" in proc.stdout
+    assert f"results written to {results}" in proc.stdout and proc.stdout.count(str(results)) == 1
     lines = [json.loads(x) for x in results.read_text().splitlines()]
     assert lines[-1]["complete"] is True and lines[-1]["counts"]["passed"] == 5
     assert lines[0]["run"]["argv"][:2] == ["toolwire", "run"]

@@ -17,7 +17,7 @@ ROOT = Path(toolwire.__file__).parent
 
 #: the foundation every part may import: the package itself, paths, JSON values, the Translator protocol,
 #: the dialect descriptors and the providers' endpoints and HTTP error statuses read from them, the tool names
-#: a tool-choice fragment refers to
+#: a tool-choice fragment refers to, how this toolwire was installed
 FOUNDATION = {
     "toolwire",
     "toolwire.paths",
@@ -27,6 +27,7 @@ FOUNDATION = {
     "toolwire.endpoints",
     "toolwire.http_errors",
     "toolwire.tool_names",
+    "toolwire.install_source",
 }
 #: each part (a subpackage) and the parts it may import besides itself and the foundation; a module at
 #: the top (the runner, the pytest plugin, the CLI and its commands) may import any part

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 from toolwire import paths
-from toolwire.init_cmd import extra_install_command_from, requirement_from
 from toolwire.init_cmd import main as init
+from toolwire.install_source import extra_install_command_from, requirement_from
 
 SAMPLE = paths.examples_dir() / "sample-project"
 

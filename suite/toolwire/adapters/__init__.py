@@ -43,7 +43,7 @@ def _peer_spec(spec: str) -> str:
         raise AdapterError(f"{spec!r}: unknown peer {name!r} (known: {', '.join(sorted(PEERS))})")
     missing = missing_modules(name)
     if missing:
-        from ..init_cmd import extra_install_command  # noqa: PLC0415 (reads package metadata: only when needed)
+        from ..install_source import extra_install_command  # noqa: PLC0415 (reads package metadata when needed)
 
         raise AdapterError(
             f"{spec}: {', '.join(missing)} not installed; install it with: "
