@@ -43,6 +43,28 @@ def test_unknown_peer_is_an_adapter_error() -> None:
         load_adapter("peer:nope")
 
 
+@pytest.mark.parametrize(
+    ("spec", "said"),
+    [
+        (
+            "pear:litellm",
+            "scheme 'pear' (peer:, python:, cmd:, http:, or 'reference'); did you mean 'peer:'?",
+        ),
+        (
+            "peer:litelm",
+            "unknown peer 'litelm' (known: aisuite, any-llm, langchain, litellm); did you mean 'litellm'?",
+        ),
+        ("refrence", "did you mean 'reference'?"),
+        ("pyhton:pkg.mod:T", "did you mean 'python:'?"),
+    ],
+)
+def test_a_misspelt_adapter_says_what_was_meant(spec: str, said: str) -> None:
+    """A typo in an adapter spec names the closest scheme, peer or alias; the list of schemes has peer:."""
+    with pytest.raises(AdapterError) as info:
+        load_adapter(spec)
+    assert said in str(info.value)
+
+
 def test_missing_library_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(
         PEERS, "ghost", ("python:toolwire.peers.litellm:Translator", "ghost", ("no_such_mod",))
