@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .corpus import CorpusError, load_corpus, resolve_profile
-from .corpus.variants import FRESH_IDS, STREAM_VARIANTS
+from .corpus.variants import FRESH_IDS, STREAM_VARIANTS, split_variant
 from .corpus.wire import validate_file
 from .results import ResultsError, read_results
 
@@ -135,18 +135,10 @@ def _check_key(check: Any) -> CheckKey:
     return check.case_id, pair_of(check.source, check.target, check.round_trip), profile, check.variant
 
 
-def variant_of(rec: dict[str, Any]) -> str | None:
-    """The variant of a results record's check, read from its id (``case[pair,k=v…,variant]``): what
-    follows the pair that is not one of its profile values; None for a main check."""
-    inside = str(rec.get("id", "")).rpartition("[")[2].rstrip("]").split(",")[1:]
-    profile = rec.get("profile") or {}
-    rest = [part for part in inside if part.partition("=")[0] not in profile]
-    return ",".join(rest) or None
-
-
 def _record_key(rec: dict[str, Any], defaults: dict[str, Any]) -> CheckKey:
     pair = pair_of(str(rec.get("source")), str(rec.get("target")), bool(rec.get("round_trip")))
-    return str(rec.get("case")), pair, {**defaults, **(rec.get("profile") or {})}, variant_of(rec)
+    variant = split_variant(str(rec.get("id", "")))[1] or None
+    return str(rec.get("case")), pair, {**defaults, **(rec.get("profile") or {})}, variant
 
 
 def _best(

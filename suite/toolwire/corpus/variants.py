@@ -6,6 +6,7 @@ is run and judged is :mod:`toolwire.judge` (:mod:`toolwire.judge.streams`, :mod:
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..descriptors import descriptor
@@ -21,6 +22,7 @@ __all__ = [
     "STREAM_VARIANTS",
     "fresh_ids_apply",
     "mints_response_id",
+    "split_variant",
     "stream_variants",
 ]
 
@@ -36,6 +38,9 @@ DELIVERY_PREFIX = "delivery="
 DELIVERY_VARIANTS = tuple(f"{DELIVERY_PREFIX}{d}" for d in DELIVERIES if d != "events")
 #: every variant of a stream expectation, in the order its checks are listed
 STREAM_VARIANTS = tuple(f"rechunk={s}" for s in STRATEGIES) + (INCREMENTAL,) + DELIVERY_VARIANTS
+#: the suffix of a check id that names its variant: ``,rechunk=…``, ``,delivery=…``, ``,incremental``,
+#: ``,fresh-ids``
+_VARIANT_SUFFIX = re.compile(r",((?:rechunk|delivery)=[\w.-]+|incremental|fresh-ids)\]$")
 #: the kinds whose outputs carry calls an implementation may have to give ids
 _KINDS = frozenset({"response", "stream"})
 
@@ -113,3 +118,12 @@ def _has_id_less_call(node: Any) -> bool:
     if isinstance(node, list):
         return any(_has_id_less_call(v) for v in node)
     return False
+
+
+def split_variant(check_id: str) -> tuple[str, str]:
+    """(the id of the main check, the variant): ``s/c[a>b,rechunk=utf8]`` → (``s/c[a>b]``, ``rechunk=utf8``);
+    a main check's variant is ``""``."""
+    m = _VARIANT_SUFFIX.search(check_id)
+    if m is None:
+        return check_id, ""
+    return check_id[: m.start()] + "]", m.group(1)

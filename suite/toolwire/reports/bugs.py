@@ -38,6 +38,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..corpus.variants import split_variant
 from .legacy import key_of as _key
 from .legacy import legacy_differences
 from .scoring import FAILING, LEVELS
@@ -157,20 +158,6 @@ class Finding:
     def plain_title(self) -> str:
         """The title as plain text (code parts in backticks)."""
         return "".join(f"`{p}`" if isinstance(p, Code) else p for p in self.title)
-
-
-#: the suffixes of a check id that name a variant of a stream or response check (corpus/variants.py):
-#: ``,rechunk=…``, ``,delivery=…``, ``,incremental``, ``,fresh-ids``
-_VARIANT = re.compile(r",((?:rechunk|delivery)=[\w.-]+|incremental|fresh-ids)\]$")
-
-
-def split_variant(check_id: str) -> tuple[str, str]:
-    """(the id of the main check, the variant): ``s/c[a>b,rechunk=utf8]`` → (``s/c[a>b]``, ``rechunk=utf8``);
-    a main check's variant is ``""``."""
-    m = _VARIANT.search(check_id)
-    if m is None:
-        return check_id, ""
-    return check_id[: m.start()] + "]", m.group(1)
 
 
 def _main_first(check: dict[str, Any]) -> tuple[str, int, str]:
