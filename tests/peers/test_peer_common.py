@@ -48,14 +48,14 @@ def test_unknown_peer_is_an_adapter_error() -> None:
     [
         (
             "pear:litellm",
-            "scheme 'pear' (peer:, python:, cmd:, http:, or 'reference'); did you mean 'peer:'?",
+            "scheme 'pear' (peer:, python:, cmd:, http:, or 'reference') (did you mean 'peer:'?)",
         ),
         (
             "peer:litelm",
-            "unknown peer 'litelm' (known: aisuite, any-llm, langchain, litellm); did you mean 'litellm'?",
+            "unknown peer 'litelm' (known: aisuite, any-llm, langchain, litellm) (did you mean 'litellm'?)",
         ),
-        ("refrence", "did you mean 'reference'?"),
-        ("pyhton:pkg.mod:T", "did you mean 'python:'?"),
+        ("refrence", "(did you mean 'reference'?)"),
+        ("pyhton:pkg.mod:T", "(did you mean 'python:'?)"),
     ],
 )
 def test_a_misspelt_adapter_says_what_was_meant(spec: str, said: str) -> None:

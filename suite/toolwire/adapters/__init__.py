@@ -12,11 +12,10 @@
 
 from __future__ import annotations
 
-import difflib
 import os
-from collections.abc import Iterable
 from typing import Literal
 
+from ..corpus.capabilities import closest_hint
 from ..peers import PEERS, missing_modules
 from .base import DEFAULT_CMD_TIMEOUT, DEFAULT_TIMEOUT, Adapter, AdapterError, Answer, describe_crash
 from .cmd import SubprocessAdapter
@@ -43,7 +42,9 @@ def _peer_spec(spec: str) -> str:
     name = spec.partition(":")[2].strip()
     if name not in PEERS:
         known = ", ".join(sorted(PEERS))
-        raise AdapterError(f"{spec!r}: unknown peer {name!r} (known: {known}){_did_you_mean(name, PEERS)}")
+        raise AdapterError(
+            f"{spec!r}: unknown peer {name!r} (known: {known}){closest_hint(name, sorted(PEERS))}"
+        )
     missing = missing_modules(name)
     if missing:
         from ..install_source import extra_install_command  # noqa: PLC0415 (reads package metadata when needed)
@@ -86,7 +87,7 @@ def load_adapter(
     if not sep:
         raise AdapterError(
             f"{spec!r}: an adapter is 'reference', 'python:pkg.module:obj', 'peer:NAME', 'cmd:…' or 'http:…'"
-            + _did_you_mean(spec, ALIASES)
+            + closest_hint(spec, ALIASES)
         )
     if scheme == "python":
         return load_python(spec, rest, timeout)
@@ -94,7 +95,7 @@ def load_adapter(
         return SubprocessAdapter(spec, rest, timeout=timeout, validate_protocol=validate_protocol, cwd=cwd)
     if scheme == "http":
         return HttpAdapter(spec, rest, timeout=timeout, cwd=cwd)
-    hint = _did_you_mean(scheme, _SCHEMES, suffix=":")
+    hint = closest_hint(scheme, _SCHEMES, suffix=":")
     raise AdapterError(
         f"{spec!r}: unknown adapter scheme {scheme!r} (peer:, python:, cmd:, http:, or 'reference'){hint}"
     )
@@ -102,9 +103,3 @@ def load_adapter(
 
 #: the schemes of an adapter spec
 _SCHEMES = ("peer", "python", "cmd", "http")
-
-
-def _did_you_mean(word: str, known: Iterable[str], suffix: str = "") -> str:
-    """``; did you mean 'X'?`` for the closest of ``known`` to a misspelt ``word`` (nothing when none is)."""
-    close = difflib.get_close_matches(word, sorted(known), n=1, cutoff=0.6)
-    return f"; did you mean {close[0] + suffix!r}?" if close else ""

@@ -16,6 +16,7 @@ __all__ = [
     "KINDS",
     "LIBRARY_OBJECTS",
     "VALIDATES_INPUT",
+    "closest_hint",
     "hands_library_objects",
     "problems",
     "speaks_toolwire_codes",
@@ -33,11 +34,14 @@ ERROR_CODES = "error_codes"
 VALIDATES_INPUT = "validates_input"
 
 
-def _closest(word: str, choices: Iterable[str]) -> str:
-    found = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.5)
+def closest_hint(word: str, choices: Iterable[str], suffix: str = "") -> str:
+    """`` (did you mean 'X'?)`` for the closest of ``choices`` to a misspelt ``word`` (``suffix`` after it),
+    or nothing when none is close."""
+    choices = list(choices)
+    found = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
     if not found:
         found = [c for c in choices if c.lower() == word.lower()]
-    return f" (did you mean {found[0]!r}?)" if found else ""
+    return f" (did you mean {found[0] + suffix!r}?)" if found else ""
 
 
 def problems(capabilities: dict[str, Any], corpus: Corpus) -> list[str]:
@@ -50,24 +54,25 @@ def problems(capabilities: dict[str, Any], corpus: Corpus) -> list[str]:
     dialects = sorted(set(corpus.dialects) | {"canonical"} | named)
     for kind, pairs in (capabilities.get("kinds") or {}).items():
         if kind not in KINDS:
-            out.append(f"unknown kind {kind!r}{_closest(kind, KINDS)}; kinds are {', '.join(KINDS)}")
+            out.append(f"unknown kind {kind!r}{closest_hint(kind, KINDS)}; kinds are {', '.join(KINDS)}")
         for pair in pairs:
             for dialect in pair:
                 if dialect != "*" and dialect not in dialects:
                     out.append(
                         f"kinds[{kind!r}]: unknown dialect {dialect!r} in {list(pair)}"
-                        f"{_closest(dialect, dialects)}; dialects are {', '.join(dialects)}"
+                        f"{closest_hint(dialect, dialects)}; dialects are {', '.join(dialects)}"
                     )
     for key, values in (capabilities.get("profiles") or {}).items():
         spec = corpus.profiles.get(key)
         if not isinstance(spec, dict):
-            out.append(f"unknown profile key {key!r}{_closest(key, corpus.profiles)} (corpus/profiles.json)")
+            hint = closest_hint(key, corpus.profiles)
+            out.append(f"unknown profile key {key!r}{hint} (corpus/profiles.json)")
             continue
         known = list(spec.get("values") or {})
         for value in values:
             if value != "*" and value not in known:
                 out.append(
-                    f"profiles[{key!r}]: unknown value {value!r}{_closest(value, known)}; "
+                    f"profiles[{key!r}]: unknown value {value!r}{closest_hint(value, known)}; "
                     f"values are {', '.join(known)}"
                 )
     codes = capabilities.get(ERROR_CODES, "own")
