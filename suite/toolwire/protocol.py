@@ -4,7 +4,20 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["LIBRARY_OBJECTS", "UNSUPPORTED", "Capabilities", "TranslationRefusal", "Translator", "refusal_of"]
+__all__ = [
+    "DOCUMENTED_DROPS",
+    "LIBRARY_OBJECTS",
+    "UNSUPPORTED",
+    "Capabilities",
+    "TranslationRefusal",
+    "Translator",
+    "refusal_of",
+]
+
+#: the capability listing the request members an implementation leaves out toward a target on purpose, each
+#: with the public record of that decision (INTERPRETING.md, "Error expectations"): ``[{"kind": "request",
+#: "target": "openai-responses", "member": "stop", "ref": "https://…"}]``
+DOCUMENTED_DROPS = "documented_drops"
 
 #: the refusal code by which an implementation says it has no counterpart for an input, or does not implement
 #: a translation (docs/protocol.md): the check is skipped, never judged

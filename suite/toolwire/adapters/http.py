@@ -39,6 +39,11 @@ The config (TOML; paths relative to the current directory)::
     upstream_usage = "finish-chunk"       # an OpenAI Chat upstream that sends a stream's usage on the chunk
                                           # with the finish_reason (GitHub Copilot's API) rather than in a
                                           # last chunk of its own (OpenAI's, the default "own-chunk")
+    [[documented_drops]]                  # a request member it leaves out on purpose toward the upstream
+    kind = "request"                      # (one table each; INTERPRETING.md "Error expectations")
+    target = "openai-responses"
+    member = "stop"
+    ref = "https://…"                     # where the proxy documents the drop
 
 The harness runs a mock upstream (:mod:`toolwire.adapters.upstream`; aiohttp, 127.0.0.1, the upstream
 dialect's real paths) that records
@@ -188,7 +193,7 @@ CONFIG_KEYS = frozenset(
         "client_dialect", "upstream_dialect", "name", "version", "language", "command", "env", "url",
         "mock_port", "client_endpoint", "headers", "api_key", "secrets", "profile", "error_codes", "model",
         "family_model",
-        "validates_input", "ready_timeout", "ready_log", "upstream_usage",
+        "validates_input", "ready_timeout", "ready_log", "upstream_usage", "documented_drops",
     }
 )  # fmt: skip
 """The keys an ``http:`` config may hold (a misspelt one is an error, never silently ignored)."""
@@ -299,6 +304,7 @@ class HttpAdapter(Adapter):
             "profiles": profile,
             "error_codes": str(cfg.get("error_codes") or "own"),
             "validates_input": cfg.get("validates_input", False),
+            **({"documented_drops": cfg["documented_drops"]} if "documented_drops" in cfg else {}),
             "http": {
                 "client_dialect": self.client,
                 "upstream_dialect": self.upstream,

@@ -8,15 +8,17 @@ import difflib
 from collections.abc import Iterable
 from typing import Any
 
-from ..protocol import LIBRARY_OBJECTS
+from ..protocol import DOCUMENTED_DROPS, LIBRARY_OBJECTS
 from .load import Corpus
 
 __all__ = [
+    "DOCUMENTED_DROPS",
     "ERROR_CODES",
     "KINDS",
     "LIBRARY_OBJECTS",
     "VALIDATES_INPUT",
     "closest_hint",
+    "documented_drops",
     "hands_library_objects",
     "problems",
     "speaks_toolwire_codes",
@@ -47,7 +49,8 @@ def closest_hint(word: str, choices: Iterable[str], suffix: str = "") -> str:
 def problems(capabilities: dict[str, Any], corpus: Corpus) -> list[str]:
     """Every entry of ``capabilities`` that names nothing in ``corpus``: unknown kinds, dialects in pairs,
     profile keys and values, an ``error_codes`` that is not ``"toolwire"``/``"own"``, a ``validates_input``
-    or ``library_objects`` that is not a boolean."""
+    or ``library_objects`` that is not a boolean, a ``documented_drops`` entry that is not a request member
+    toward a known dialect with a link to where the implementation documents the drop."""
     out: list[str] = []
     named = {c.source_dialect for c in corpus.cases}
     named |= {str(e.get("dialect")) for c in corpus.cases for e in c.expect}
@@ -81,10 +84,43 @@ def problems(capabilities: dict[str, Any], corpus: Corpus) -> list[str]:
     validates = capabilities.get(VALIDATES_INPUT, False)
     if not isinstance(validates, bool):
         out.append(f"{VALIDATES_INPUT} is {validates!r}: true (it refuses invalid input) or false (default)")
+    out += _drop_problems(capabilities.get(DOCUMENTED_DROPS, []), dialects)
     objects = capabilities.get(LIBRARY_OBJECTS, False)
     if not isinstance(objects, bool):
         out.append(f"{LIBRARY_OBJECTS} is {objects!r}: true (it returns its own objects) or false (default)")
     return out
+
+
+def _drop_problems(drops: Any, dialects: list[str]) -> list[str]:
+    """What is wrong with a ``documented_drops`` list (see :data:`DOCUMENTED_DROPS`)."""
+    if not isinstance(drops, list):
+        return [f"{DOCUMENTED_DROPS} is {drops!r}: a list of {{kind, target, member, ref}} objects"]
+    out: list[str] = []
+    for i, drop in enumerate(drops):
+        where = f"{DOCUMENTED_DROPS}[{i}]"
+        if not isinstance(drop, dict) or set(drop) != {"kind", "target", "member", "ref"}:
+            out.append(f"{where} is {drop!r}: an object with exactly kind, target, member and ref")
+            continue
+        if drop["kind"] != "request":
+            out.append(f"{where}: kind {drop['kind']!r}: only 'request' members can be documented drops")
+        if drop["target"] not in dialects:
+            hint = closest_hint(str(drop["target"]), dialects)
+            out.append(f"{where}: unknown target dialect {drop['target']!r}{hint}")
+        if not isinstance(drop["member"], str) or not drop["member"] or "/" in drop["member"]:
+            out.append(f"{where}: member {drop['member']!r}: the name of a top-level request member")
+        if not isinstance(drop["ref"], str) or not drop["ref"].startswith(("https://", "http://")):
+            out.append(f"{where}: ref {drop['ref']!r}: the URL where the implementation documents the drop")
+    return out
+
+
+def documented_drops(capabilities: dict[str, Any]) -> dict[tuple[str, str, str], str]:
+    """The implementation's documented drops: ``(kind, target, member)`` → the URL documenting it."""
+    drops = capabilities.get(DOCUMENTED_DROPS) or []
+    return {
+        (d["kind"], d["target"], d["member"]): d["ref"]
+        for d in drops
+        if isinstance(d, dict) and {"kind", "target", "member", "ref"} <= set(d)
+    }
 
 
 def speaks_toolwire_codes(capabilities: dict[str, Any]) -> bool:

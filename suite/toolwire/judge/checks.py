@@ -53,7 +53,8 @@ OUTCOMES = ("passed", "failed", "errored", "skipped", "xfailed", "xpassed")
 #: answered with an error, ``raised`` (the implementation answered with an error of its own); and an output
 #: the case expects under other values of profile keys the implementation did not declare, ``another-policy``;
 #: valid input passed on unchanged to a provider of its own dialect, ``unchanged``; a refusal naming a member
-#: the case drops for want of a target form, ``refused-member``
+#: the case drops for want of a target form, ``refused-member``; a request member the target has no form for,
+#: left out as the implementation documents, ``documented-drop``
 HANDLED = (
     "refused",
     "forwarded",
@@ -64,6 +65,7 @@ HANDLED = (
     "another-policy",
     "unchanged",
     "refused-member",
+    "documented-drop",
 )
 
 #: kinds whose output a provider reads (and rejects when invalid); the others are read by a client

@@ -13,6 +13,7 @@ from ..corpus.capabilities import speaks_toolwire_codes, validates_input
 from ..corpus.variants import FRESH_IDS
 from . import fresh_ids
 from .checks import CheckResult, applicable, handed_profile, judge, lifted, run_round_trip
+from .documented_drops import dropped_as_documented
 from .envelope import with_envelope
 from .lifting import lift_request, lower_answer, refused_at_added_tools
 from .streams import run_stream_check
@@ -49,7 +50,8 @@ def run_check(
             return result
         answer = adapter.translate(check.kind, check.source, check.target, check.source_payload, profile)
         answer = with_envelope(adapter.capabilities, check, answer)
-        return judge(check, answer, codes=codes, validates=validates, declared=declared)
+        result = judge(check, answer, codes=codes, validates=validates, declared=declared)
+        return dropped_as_documented(adapter, check, profile, answer, result) or result
     except Exception as exc:
         return CheckResult(
             "errored",

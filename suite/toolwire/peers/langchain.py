@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..protocol import UNSUPPORTED, TranslationRefusal
+from ..protocol import DOCUMENTED_DROPS, UNSUPPORTED, TranslationRefusal
 from ._common import PeerTranslator, choice_tools, dump, family_model, refuse_unsupported_members
 
 DEFAULT_MODEL = {"anthropic": "claude-sonnet-4-5", "openai-chat": "gpt-4.1", "openai-responses": "gpt-4.1"}
@@ -230,6 +230,10 @@ class LangChainTranslator(PeerTranslator):
         caps["components"] = {
             d: installed_version(d) for d in ("langchain-core", "langchain-anthropic", "langchain-openai")
         }
+        caps[DOCUMENTED_DROPS] = [  # the Responses API has no stop sequences: dropped, not sent to be refused
+            {"kind": "request", "target": "openai-responses", "member": "stop",
+             "ref": "https://github.com/langchain-ai/langchain/pull/38336"},
+        ]  # fmt: skip
         return caps
 
     def setup(self) -> None:

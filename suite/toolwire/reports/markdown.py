@@ -567,6 +567,11 @@ VALID_INPUT_NOTES = {
         "a refusal naming a request member the target has no form for (the case drops it; refusing is the "
         "other policy)",
     ),
+    "documented-drop": (
+        "Documented drops",
+        "a request member the target has no form for, left out as the implementation documents (its "
+        "capabilities' documented_drops cite where)",
+    ),
     "unchanged": (
         "Passed on unchanged",
         "a valid input passed on unchanged to a reader of its own dialect (the case upgrades its spelling)",
