@@ -488,7 +488,6 @@ def test_a_reply_no_client_of_the_target_can_cause_is_garbage_in_under_every_pro
     assert record["outcome"] == "passed" and record["source_invalid"] is True, record
 
 
-
 @pytest.mark.parametrize(("cut", "outcome"), [(False, "passed"), (True, "failed")])
 def test_a_stream_equal_to_a_degrade_the_case_accepts_passes_where_a_refusal_is_expected(
     checks: dict[str, Any], cut: bool, outcome: str
@@ -555,3 +554,139 @@ def test_a_schema_title_is_an_annotation_toward_gemini_but_a_property_named_titl
     assert not _same("gemini", "tools", titled, no_title_property)
     assert not _same("anthropic", "tools", [{"name": "f", "input_schema": {"title": "F"}}],
                      [{"name": "f", "input_schema": {}}])  # fmt: skip
+
+
+def _dropping(keeps_the_message: bool) -> Any:
+    """A Chat → Responses request translation that leaves ``stop`` out (and, unless ``keeps_the_message``,
+    changes the message as well when ``stop`` is there)."""
+
+    def answer(payload: Any) -> Any:
+        text = payload["messages"][0]["content"]
+        if "stop" in payload and not keeps_the_message:
+            text = "Count to five."
+        return {"model": payload["model"], "input": [{"role": "user", "content": text}]}
+
+    return answer
+
+
+@pytest.mark.parametrize(
+    ("documented", "keeps_the_message", "outcome"),
+    [(True, True, "passed"), (False, True, "failed"), (True, False, "failed")],
+)
+def test_a_member_dropped_as_the_implementation_documents_passes_and_nothing_else(
+    checks: dict[str, Any], documented: bool, keeps_the_message: bool, outcome: str
+) -> None:
+    """LangChain drops ``stop`` toward the Responses API on purpose (langchain-ai/langchain#38336, seed 182):
+    declared with where it is documented, the drop passes when the output is the implementation's own
+    translation of the request without it; undeclared it is a silent change of meaning (LiteLLM's proxy
+    promises to refuse unsupported parameters), and a declared drop that changes anything else fails."""
+    check_id = "messages/openai-chat-stop-string-becomes-list[openai-chat>openai-responses]"
+    translator = Echo(_dropping(keeps_the_message))
+    if documented:
+        drop = {
+            "kind": "request",
+            "target": "openai-responses",
+            "member": "stop",
+            "ref": "https://example.org/d",
+        }
+        declared = {**translator.capabilities(), "documented_drops": [drop]}
+        translator.capabilities = lambda: declared  # type: ignore[method-assign]
+    check = checks[check_id]
+    record = check_record(check, run_check(PythonAdapter("python:dropper", translator), check))
+    assert record["outcome"] == outcome, record
+    if outcome == "passed":
+        assert record["handled"] == "documented-drop" and "https://example.org/d" in record["message"], record
+
+
+def test_a_documented_drop_must_name_a_request_member_and_where_it_is_documented() -> None:
+    from toolwire.corpus.capabilities import problems
+
+    corpus = load_corpus()
+    base = {"kinds": {"request": [["openai-chat", "openai-responses"]]}}
+    good = {"kind": "request", "target": "openai-responses", "member": "stop", "ref": "https://example.org/d"}
+    assert problems({**base, "documented_drops": [good]}, corpus) == []
+    bad = [
+        {**good, "kind": "tools"},
+        {**good, "target": "openai-response"},
+        {**good, "member": "messages/0"},
+        {**good, "ref": "we decided"},
+        {"kind": "request", "target": "openai-responses", "member": "stop"},
+    ]
+    found = problems({**base, "documented_drops": bad}, corpus)
+    assert len(found) == 5, found
+    assert "did you mean 'openai-responses'" in found[1]
+
+
+def _anthropic_stream(thinking: str | None) -> list[dict[str, Any]]:
+    def event(data: dict[str, Any]) -> dict[str, Any]:
+        return {"event": data["type"], "data": data}
+
+    message = {"id": "tw-gem-resp-1", "type": "message", "role": "assistant", "model": "gemini-2.5-flash",
+               "content": [], "stop_reason": None, "stop_sequence": None,
+               "usage": {"input_tokens": 10, "output_tokens": 0}}  # fmt: skip
+    blocks: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    if thinking is not None:
+        blocks.append(({"type": "thinking", "thinking": "", "signature": ""},
+                       {"type": "thinking_delta", "thinking": thinking}))  # fmt: skip
+    blocks.append(({"type": "text", "text": ""}, {"type": "text_delta", "text": "It is 20 degrees."}))
+    events = [event({"type": "message_start", "message": message})]
+    for index, (start, delta) in enumerate(blocks):
+        events += [
+            event({"type": "content_block_start", "index": index, "content_block": start}),
+            event({"type": "content_block_delta", "index": index, "delta": delta}),
+            event({"type": "content_block_stop", "index": index}),
+        ]
+    events.append(event({"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+                         "usage": {"output_tokens": 20}}))  # fmt: skip
+    return [*events, event({"type": "message_stop"})]
+
+
+@pytest.mark.parametrize(
+    ("thinking", "outcome"),
+    [(None, "passed"), ("Considering units first.", "passed"), ("Something else.", "failed")],
+)
+def test_unsigned_thinking_may_reach_an_anthropic_client_as_thinking_that_signs_nothing(
+    checks: dict[str, Any], thinking: str | None, outcome: str
+) -> None:
+    """LiteLLM carries Gemini's unsigned thoughts to an Anthropic client as a thinking block whose signature
+    is empty (BerriAI/litellm#38809; seeds 182): the SDK reads it as the thinking it is, and an empty
+    signature signs nothing. Thinking the source does not hold is still a difference."""
+    check = checks["streams/gemini-thought-parts-then-text[gemini>anthropic,stream.thinking=keep]"]
+
+    class Streamer(Echo):
+        def capabilities(self) -> dict[str, Any]:
+            return {**super().capabilities(), "profiles": {"stream.thinking": ["keep"]}}
+
+        def translate_stream(self, source: str, target: str, events: Any, profile: Any) -> Any:
+            return _anthropic_stream(thinking)
+
+    record = check_record(check, run_check(PythonAdapter("python:streamer", Streamer(None)), check))
+    assert record["outcome"] == outcome, record
+
+
+def test_text_parts_joined_by_a_blank_line_are_the_same_text() -> None:
+    """copilot-api joins a message's text blocks with a blank line (seed 181): the model reads the same
+    words; other text between them is a difference."""
+    from toolwire.corpus import equivalence
+    from toolwire.corpus.matchers import compare
+    from toolwire.descriptors import descriptor
+
+    def same(dialect: str, expected: Any, actual: Any) -> bool:
+        spelled = descriptor(dialect)
+        norm = equivalence.normalize(spelled, "request", expected, expected=True)
+        return not compare(norm, equivalence.normalize(spelled, "request", actual))
+
+    parts = [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]
+    for joined, equal in (
+        ("a\n\nb", True),
+        ("a\nb", True),
+        ("ab", True),
+        ("a\n\n\nb", False),
+        ("a b", False),
+    ):
+        chat = {"messages": [{"role": "user", "content": joined}]}
+        assert same("openai-chat", {"messages": [{"role": "user", "content": parts}]}, chat) is equal, joined
+        result = {"messages": [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t",
+                                                             "content": joined}]}]}  # fmt: skip
+        blocks = [{"type": "tool_result", "tool_use_id": "t", "content": parts}]
+        assert same("anthropic", {"messages": [{"role": "user", "content": blocks}]}, result) is equal, joined
