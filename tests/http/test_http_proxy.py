@@ -466,3 +466,16 @@ def test_a_config_names_its_own_directory(tmp_path: Path) -> None:
         assert ad._subst("{config_dir}/home") == f"{config.parent}/home"
     finally:
         ad.close()
+
+
+def test_the_config_docstring_shows_every_key_a_config_may_hold() -> None:
+    """A user writes their first ``http:`` config from the module's docstring: every key it may hold is
+    shown there, with the line that explains it."""
+    import re
+
+    from toolwire.adapters import http
+
+    doc = http.__doc__ or ""
+    shown = set(re.findall(r"^ {4}(?:# )?(?:\[\[)?([a-z_]+)(?:\]\])? ?=?", doc, flags=re.M))
+    assert http.CONFIG_KEYS <= shown, sorted(http.CONFIG_KEYS - shown)
+    assert "needed with `url`" in doc  # mock_port matters for a proxy already running, not for `command`

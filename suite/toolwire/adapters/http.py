@@ -2,6 +2,9 @@
 
 The config (TOML; paths relative to the current directory)::
 
+    name = "my-gateway"                   # the report's name (default: http-proxy <client>><upstream>)
+    version = "1.2.3"                     # the proxy's version, in the report's header (default: unknown)
+    language = "go"                       # what it is written in, informative (default: unknown)
     client_dialect = "anthropic"          # what clients speak to the proxy
     upstream_dialect = "openai-chat"      # what the proxy speaks to its upstream
     # either the command that starts the proxy ({port}: a free port chosen for it, {upstream_url}: the
@@ -12,7 +15,9 @@ The config (TOML; paths relative to the current directory)::
     env = {}                              # extra environment variables for the command
     # … or the base URL of a proxy already running, configured to use http://127.0.0.1:<mock_port>
     # url = "http://127.0.0.1:8080"
-    # mock_port = 18080                   # default 0: any free port (only useful with `command`)
+    # mock_port = 18080                   # the mock upstream's port: needed with `url` (the running proxy
+    #                                     # is configured to call it); default 0, any free port, which a
+    #                                     # `command` gets as {upstream_url}
     client_endpoint = "/v1/messages"      # default: the client dialect's real path
     headers = {"anthropic-version" = "2023-06-01"}   # extra headers on every client request ({port},
                                           # {upstream_url} and {config_dir} substituted in the values)
