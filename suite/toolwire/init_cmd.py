@@ -21,6 +21,7 @@ overwrites it):
 from __future__ import annotations
 
 import argparse
+import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -151,12 +152,26 @@ def _install_command(install: str | None, why: str, has_project: bool) -> str:
     return command
 
 
+def _node_harness(name: str) -> str:
+    """The example Node harness, named ``name`` (its capabilities, its log lines, its run line)."""
+    text = (paths.examples_dir() / "node-harness" / "harness.mjs").read_text(encoding="utf-8")
+    for old, new in (
+        ('name: "node-example"', f"name: {json.dumps(name)}"),
+        ("`node-example: ", f"`{name.replace('`', '')}: "),
+        ('"cmd:node examples/node-harness/harness.mjs"', '"cmd:node toolwire-harness.mjs"'),
+    ):
+        if old not in text:
+            raise RuntimeError(f"the example harness no longer holds {old!r}: update toolwire init")
+        text = text.replace(old, new)
+    return text
+
+
 def files_for(root: Path, *, name: str, language: str, install: str | None, why: str = "") -> dict[Path, str]:
     """The files ``toolwire init`` writes in ``root``, by path."""
     cls = "".join(part.capitalize() for part in re.split(r"[^A-Za-z0-9]+", name) if part) or "Translator"
     if language == "node":
         adapter_file = root / "toolwire-harness.mjs"
-        adapter_text = (paths.examples_dir() / "node-harness" / "harness.mjs").read_text(encoding="utf-8")
+        adapter_text = _node_harness(name)
         adapter = '    adapter = "cmd:node toolwire-harness.mjs"\n    adapter_cwd = ".."  # where it starts'
     else:
         adapter_file = root / "toolwire_adapter.py"

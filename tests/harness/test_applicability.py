@@ -198,7 +198,6 @@ def test_misspelt_capabilities_name_the_closest_valid_entry() -> None:
     assert problems(Translator().capabilities(), CORPUS) == []
 
 
-
 def _toolwire_run(cwd: Path, adapter: str) -> subprocess.CompletedProcess[str]:
     """``toolwire run`` of the translator module in ``cwd``, its report in ``cwd/out``."""
     return subprocess.run(
@@ -208,6 +207,7 @@ def _toolwire_run(cwd: Path, adapter: str) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=300,
     )
+
 
 @pytest.mark.parametrize(
     ("declared", "code"),

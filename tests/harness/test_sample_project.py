@@ -164,12 +164,17 @@ def test_init_writes_a_project_whose_suite_runs(tmp_path: Path, capsys: pytest.C
 def test_init_for_node_writes_a_harness_that_runs(tmp_path: Path) -> None:
     assert init([str(tmp_path), "--language", "node", "--name", "acme"]) == 0
     assert "actions/setup-node" in (tmp_path / ".github" / "workflows" / "toolwire.yml").read_text()
+    harness = (tmp_path / "toolwire-harness.mjs").read_text()
+    assert 'name: "acme"' in harness and "node-example" not in harness  # the harness is the user's, named so
+    assert '"cmd:node toolwire-harness.mjs"' in harness and "examples/node-harness" not in harness
     proc = shell(
         "python -m pytest tests/test_toolwire.py -p no:cacheprovider -q -k 'tools/ and canonical'",
         tmp_path,
     )
     assert proc.returncode in (0, 1), proc.stdout + proc.stderr  # judged, whatever the verdicts
     assert re.search(r"\d+ passed", proc.stdout) and " error" not in proc.stdout.splitlines()[-1]
+    ran = shell("toolwire run --adapter 'cmd:node toolwire-harness.mjs' -k tools/ --report r", tmp_path)
+    assert (tmp_path / "r" / "acme.results.jsonl").is_file(), ran.stdout + ran.stderr  # named after it
 
 
 def test_the_sample_projects_workflow_passes_green_and_fails_on_a_regression(tmp_path: Path) -> None:
