@@ -386,3 +386,7 @@ def test_a_long_streak_of_errored_checks_is_called_out(tmp_path: Path, corpus: P
     one_case = passed + [rec(n, "errored", case="tools/same") for n in range(12)]
     for checks in (few, one_case):
         assert "**Warning**" not in report(checks)
+    # every check errored: it never worked, which is no cooldown
+    never = report(dead)
+    assert "> **Warning**: all 12 checks that ran errored: the implementation may not work at all" in never
+    assert "cooldown" not in never

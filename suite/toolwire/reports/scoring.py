@@ -159,8 +159,8 @@ ERRORED_STREAK = 10
 def errored_streak(checks: Iterable[dict[str, Any]]) -> str | None:
     """A warning when the run has a long streak of consecutive errored checks over several cases (skipped
     ones left out): an implementation that stopped working mid-run (a proxy's cooldown after some error, a
-    dead process) errs on every later check, and those verdicts say little about the checks. None
-    otherwise."""
+    dead process) errs on every later check, and those verdicts say little about the checks; one where every
+    check errored never worked at all. None otherwise."""
     ran = [c for c in checks if c.get("outcome") != "skipped"]
     best: tuple[int, int] = (0, 0)  # (length, index of its first check)
     start = None
@@ -174,6 +174,11 @@ def errored_streak(checks: Iterable[dict[str, Any]]) -> str | None:
     cases = {c.get("case") for c in ran[first : first + length]}
     if length < ERRORED_STREAK or len(cases) < 2:
         return None
+    if length == len(ran):
+        return (
+            f"all {length} checks that ran errored: the implementation may not work at all (it did not "
+            "start, or its command, config or URL is wrong); run one check alone (`-k`) and read its message"
+        )
     to_end = "to the end of the run" if first + length == len(ran) else "in a row"
     return (
         f"{length} checks errored {to_end} from `{ran[first].get('id')}` on: the implementation may have "
