@@ -160,7 +160,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="pin what varies between runs (timestamps = SOURCE_DATE_EPOCH or 0, host, argv, absolute "
         "paths, durations) so the same corpus and implementation give identical files",
     )
-    run_p.add_argument("-v", "--verbose", action="store_true", help="one line per check")
+    chatter = run_p.add_mutually_exclusive_group()
+    chatter.add_argument("-v", "--verbose", action="store_true", help="one line per check")
+    chatter.add_argument(
+        "-q", "--quiet", action="store_true", help="no progress letters: only the failures and the summary"
+    )
     for name, (_module, text) in DELEGATED.items():
         sub.add_parser(name, help=text, add_help=False)
     return parser
@@ -271,6 +275,7 @@ def _run_loaded(
         validate_protocol=args.validate_protocol,
         cwd=os.getcwd(),
         verbose=args.verbose,
+        quiet=args.quiet,
         argv=["toolwire", *argv],
     )
     code = run_checks(state, options)

@@ -219,6 +219,8 @@ class RunOptions:
     validate_protocol: bool = False
     cwd: str | None = None
     verbose: bool = False
+    #: no progress letters (the failures and the summary are printed all the same)
+    quiet: bool = False
     argv: list[str] = field(default_factory=list)
 
 
@@ -265,7 +267,7 @@ def run_checks(run: Run, options: RunOptions, out: TextIO = sys.stdout) -> int:
         )
     run.started = now()
     start = time.perf_counter()
-    progress = _Progress(len(checks), options.verbose, out)
+    progress = _Progress(len(checks), options.verbose, out, quiet=options.quiet)
     try:
         if options.workers > 1 and len(checks) > 1:
             _run_parallel(run, options, checks, progress)
@@ -354,15 +356,18 @@ def shape_warnings(records: Iterable[dict[str, Any]]) -> list[str]:
 
 
 class _Progress:
-    """pytest's progress: a letter per check, 72 to a line with the share done (or a line per check)."""
+    """pytest's progress: a letter per check, 72 to a line with the share done (or a line per check, or
+    nothing with ``quiet``)."""
 
-    def __init__(self, total: int, verbose: bool, out: TextIO) -> None:
-        self.total, self.verbose, self.out = total, verbose, out
+    def __init__(self, total: int, verbose: bool, out: TextIO, quiet: bool = False) -> None:
+        self.total, self.verbose, self.out, self.quiet = total, verbose, out, quiet
         self.done = 0
         self.column = 0
 
     def show(self, record: dict[str, Any]) -> None:
         self.done += 1
+        if self.quiet:
+            return
         outcome = record.get("outcome", "errored")
         if self.verbose:
             why = f" ({record['message']})" if outcome == "skipped" and record.get("message") else ""
