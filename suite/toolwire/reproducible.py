@@ -105,7 +105,10 @@ def scrub(text: str, clock: tuple[float, float] | None = None) -> str:
     return _settle_truncations(text)
 
 
-_PLACEHOLDER = re.compile(r"<(?:uuid|hex|token|time(?:#\d+)?|prefix|python)>|0x<addr>")
+#: the placeholders scrubbing writes in place of values whose length varies; paths (``<prefix>``,
+#: ``<python>``) are written relative before any text is cut (:func:`toolwire.jsonvalue.clip`), so they
+#: never move a cut
+_PLACEHOLDER = re.compile(r"<(?:uuid|hex|token|time(?:#\d+)?)>|0x<addr>")
 
 
 def _settle_truncations(text: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -161,3 +162,15 @@ def test_scrub_replaces_a_base36_call_id_a_proxy_draws() -> None:
     kept_as_is = ('"id": "tool_1"', '"tool_definitions": 1', '"id": "toolu_01WN4AuToBnJ"', "tool_abcdefghij")
     for kept in kept_as_is:
         assert scrub(kept) == kept
+
+
+def test_a_path_placeholder_never_cuts_what_follows_it() -> None:
+    """Paths are written relative before a text is cut (``clip``, a shown line), so a cut after one does not
+    move from machine to machine: the reason after it stays (``--reproducible`` cut "nested too deeply" out
+    of a ``cmd:`` crash message, leaving "the implementation '<prefix>…'")."""
+    from toolwire.paths import unlocalize
+
+    python = unlocalize(sys.executable)
+    assert python.startswith(("<prefix>", "<python>")), python
+    message = f"the implementation '{python} h.py' died: its answer is nested too deeply: '[[…'; killed…"
+    assert scrub(message) == message

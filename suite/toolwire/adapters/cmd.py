@@ -36,6 +36,7 @@ from typing import Any
 
 from .. import __version__
 from ..corpus.wire import validate_file
+from ..paths import unlocalize
 from .base import DEFAULT_CMD_TIMEOUT, UNSUPPORTED, Adapter, AdapterError, Answer, normalise_capabilities
 
 __all__ = [
@@ -325,7 +326,7 @@ def _shown(line: str | bytes) -> str:
     line = line[: _SHOWN_LINE_CHARS * 4 + 2]  # never copy a huge line whole
     if isinstance(line, bytes):
         line = line.decode("utf-8", "replace")
-    line = line.rstrip("\r\n")
+    line = unlocalize(line.rstrip("\r\n"))  # before the cut, so that it falls in one place on every machine
     return repr(line if len(line) <= _SHOWN_LINE_CHARS else line[:_SHOWN_LINE_CHARS] + "…")
 
 
