@@ -229,9 +229,22 @@ def image_from_url(url: Any, path: Segments) -> dict:
         return image_base64(*parsed)
     if url.startswith("data:"):
         raise invalid("a data URI image must be base64-encoded (data:<type>;base64,...)", path)
-    if not url.startswith(("http://", "https://")):
+    if not _is_http_url(url):
         raise invalid("an image URL must be an http(s) URL or a base64 data URI", path)
     return image_url(url)
+
+
+def read_http_url(value: Any, path: Segments, what: str = "an image URL") -> str:
+    """An http(s) URL read from a source (an Anthropic image's ``url``); anything else is payload.invalid."""
+    url = read_text(value, path, what)
+    if not _is_http_url(url):
+        raise invalid(f"{what} must be an http(s) URL, not {url[:80]!r}", path)
+    return url
+
+
+def _is_http_url(url: str) -> bool:
+    scheme, _, rest = url.partition("://")
+    return scheme in ("http", "https") and bool(rest) and not any(c.isspace() for c in url)
 
 
 def url_of(image: dict) -> str:

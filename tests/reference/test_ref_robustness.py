@@ -972,3 +972,42 @@ def test_openai_strict_mode_refuses_a_root_union(target, key):
             "tools", [{"name": "f", "parameters": params}], source="canonical", target=target, profile=profile
         )
     assert (caught.value.code, caught.value.path) == ("schema.root_not_object", f"/0/parameters/{key}")
+
+
+def test_no_output_the_targets_wire_schema_rejects():
+    """What a fuzzing trial found accepted and written in a form the target refuses: an Anthropic image URL
+    that is no URL, or a base64 "image" of another media type (both invalid Anthropic input: refused);
+    ``properties`` on a string node toward Gemini (it constrains nothing there: dropped); a call's item id
+    that is not an ``fc`` one toward a Responses client (one is derived)."""
+    from toolwire.corpus import wire
+
+    def image(source: dict) -> dict:
+        return {"model": "m", "max_tokens": 5,
+                "messages": [{"role": "user", "content": [{"type": "image", "source": source}]}]}  # fmt: skip
+
+    err = _refusal("request", image({"type": "url", "url": "not a url"}), "anthropic", "openai-chat")
+    assert (err.code, err.path) == ("payload.invalid", "/messages/0/content/0/source/url")
+    plain = image({"type": "base64", "media_type": "text/plain", "data": "aGk="})
+    err = _refusal("request", plain, "anthropic", "openai-chat")
+    assert (err.code, err.path) == ("payload.invalid", "/messages/0/content/0/source/media_type")
+    good = image({"type": "url", "url": "https://example.com/a.png"})
+    assert (
+        wire.validate(
+            "openai-chat", "request", translate("request", good, source="anthropic", target="openai-chat")
+        )
+        == []
+    )
+
+    node = {"type": "string", "required": ["b"], "properties": {"b": {"type": "string"}}}
+    tools = [{"name": "f", "parameters": {"type": "object", "properties": {"a": node}}}]
+    out = translate("tools", tools, source="canonical", target="gemini")
+    assert out[0]["functionDeclarations"][0]["parameters"]["properties"]["a"] == {"type": "string"}
+    assert wire.validate("gemini", "tools", out) == []
+
+    call = {"type": "tool_call", "id": "call_1", "name": "f", "arguments": {}, "item_id": "xyz"}
+    body = {"id": "r1", "model": "m", "content": [call], "stop_reason": "tool_use",
+            "usage": {"input_tokens": 1, "output_tokens": 1}}  # fmt: skip
+    out = translate("response", body, source="canonical", target="openai-responses")
+    assert (
+        out["output"][0]["id"].startswith("fc_") and wire.validate("openai-responses", "response", out) == []
+    )

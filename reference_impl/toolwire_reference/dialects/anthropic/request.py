@@ -126,6 +126,8 @@ def _decode_system(req: Request, system: Any, profile) -> None:
         msgs.system_text(req, msgs.read_text(block.get("text", MISSING), where + ("text",)), where)
 
 
+#: the image types Anthropic takes (``Base64ImageSourceParam``)
+IMAGE_MEDIA_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp")
 _USER_BLOCKS = ("text", "image", "tool_result", "document", "search_result")
 _ASSISTANT_BLOCKS = ("text", "tool_use", "thinking", "redacted_thinking")
 
@@ -169,12 +171,15 @@ def _decode_image(block: dict, path: Segments, profile) -> dict | None:
     source = expect_object(block.get("source", MISSING), path + ("source",), "`source`")
     kind = source.get("type")
     if kind == "base64":
-        media_type = msgs.read_media_type(source.get("media_type", MISSING), path + ("source", "media_type"))
+        where = path + ("source", "media_type")
+        media_type = msgs.read_media_type(source.get("media_type", MISSING), where)
+        if media_type not in IMAGE_MEDIA_TYPES:
+            raise invalid(f"an image's `media_type` is one of {', '.join(IMAGE_MEDIA_TYPES)}", where)
         return msgs.image_base64(
             media_type, msgs.read_base64(source.get("data", MISSING), path + ("source", "data"))
         )
     if kind == "url":
-        return msgs.image_url(msgs.read_text(source.get("url", MISSING), path + ("source", "url")))
+        return msgs.image_url(msgs.read_http_url(source.get("url", MISSING), path + ("source", "url")))
     msgs.unsupported_part(profile, f"an image with a `{kind}` source", path + ("source",))
     return None
 

@@ -15,7 +15,9 @@ Choices where RULES.md is silent:
 - an ``enum`` (or ``const``) without ``type`` gets ``type: string``: Gemini's enums are STRING ones;
 - a nested object's empty ``properties`` is removed (``{"type": "object"}``), as a root's is;
 - boolean subschemas: ``true`` -> ``{}``; ``false`` -> ``schema.unsupported_keyword`` (degrade: ``{}``);
-- null-valued keywords are dropped (proto JSON reads null as "unset"), except ``default``/``example``.
+- null-valued keywords are dropped (proto JSON reads null as "unset"), except ``default``/``example``;
+- ``properties`` (with the other object keywords) on a node of another single type is dropped: it
+  constrains no instance of that type, and Gemini takes ``properties`` on OBJECT nodes only.
 """
 
 from __future__ import annotations
@@ -166,6 +168,9 @@ class _Encoder:
                 raise unsupported(key, rel, TARGET)
         if false_at is not None:
             self.boolean(False, rel + false_at)
+        if "properties" in out and isinstance(out.get("type"), str) and out["type"] != "object":
+            for key in _TYPE_KEYWORDS["object"]:  # they constrain objects only: here, nothing
+                out.pop(key, None)
         if not _CHECKED.isdisjoint(out):
             if "enum" in out or "const" in out:
                 out = self.string_values(out, rel)

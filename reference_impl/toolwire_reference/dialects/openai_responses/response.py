@@ -107,6 +107,14 @@ def _item_id(call_id: str, custom: bool = False) -> str:
     return derived_id("fc_", "function_call", call_id)
 
 
+def call_item_id(item_id: Any, call_id: str, custom: bool = False) -> str:
+    """The item ``id`` written for a call: the one it came with when a Responses item can carry it (an
+    ``fc`` id on a function call; any custom tool call's), else one derived from its ``call_id``."""
+    if isinstance(item_id, str) and item_id and (custom or takes_item_id(item_id)):
+        return item_id
+    return _item_id(call_id, custom)
+
+
 def kept_item_id(item_id: Any, call_id: str, custom: bool) -> str | None:
     """The item ``id`` of a call to keep as ``item_id``: None when it is none (absent, not a string, ""),
     the one :func:`_item_id` derives from the ``call_id`` (so canonical → Responses → canonical adds
@@ -217,7 +225,7 @@ def _encode_output(canonical: Mapping[str, Any], profile: Mapping[str, str]) -> 
             output.append(
                 {
                     "type": "custom_tool_call",
-                    "id": part.get("item_id") or _item_id(call_id, custom=True),
+                    "id": call_item_id(part.get("item_id"), call_id, custom=True),
                     "call_id": call_id,
                     "name": part["name"],
                     "input": str(part["input"]),
@@ -229,7 +237,7 @@ def _encode_output(canonical: Mapping[str, Any], profile: Mapping[str, str]) -> 
             output.append(
                 {
                     "type": "function_call",
-                    "id": part.get("item_id") or _item_id(call_id),
+                    "id": call_item_id(part.get("item_id"), call_id),
                     "call_id": call_id,
                     "name": part["name"],
                     "arguments": arguments_for_text(part),

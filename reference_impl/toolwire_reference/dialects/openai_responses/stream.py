@@ -28,7 +28,7 @@ from ..._json import copy_json
 from ...calls import decode_stop_reason, derived_id, encode_call_id, encode_stop_reason
 from ...streams.base import Decoder, Encoder, handler_table, stream_id
 from ..response_common import now, unsupported_part
-from .response import FAILED_ERROR, _decode_usage, _encode_usage, _item_id, kept_item_id
+from .response import FAILED_ERROR, _decode_usage, _encode_usage, call_item_id, kept_item_id
 from .rules import RULES
 
 NAME = RULES.name
@@ -427,7 +427,7 @@ class OpenAIResponsesEncoder(Encoder):
         call_id = encode_call_id(event["id"], RULES, self.profile)
         custom = bool(event.get("custom"))
         item = {
-            "id": event.get("item_id") or _item_id(call_id, custom=custom),
+            "id": call_item_id(event.get("item_id"), call_id, custom),
             "type": "custom_tool_call" if custom else "function_call",
             "status": "in_progress",
             "input" if custom else "arguments": "",
