@@ -525,3 +525,41 @@ def test_anthropic_target_gets_only_signed_thinking():
     body = accumulate(late, "anthropic")
     assert body["content"][0] == {"type": "thinking", "thinking": "Let me think.", "signature": "sig"}
     assert check_stream(late, "anthropic") == []
+
+
+def _anthropic(*events: dict) -> list[dict]:
+    usage = {"input_tokens": 1, "output_tokens": 1}
+    message = {"id": "m", "type": "message", "role": "assistant", "model": "c", "content": [], "usage": usage}
+    start = {"type": "message_start", "message": message}
+    return [{"event": e["type"], "data": e} for e in (start, *events)]
+
+
+def _text_block(index: int) -> dict:
+    return {"type": "content_block_start", "index": index, "content_block": {"type": "text", "text": ""}}
+
+
+_END = ({"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 1}},
+        {"type": "message_stop"})  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("source", "events", "position"),
+    [
+        # Anthropic: a block started twice; message_stop with a block still open
+        ("anthropic", _anthropic(_text_block(0), _text_block(0), *_END), 2),
+        ("anthropic", _anthropic(_text_block(0), *_END), 3),
+        # Bedrock: a text delta for block 0 while tool block 1 is open (blocks come in order, each once)
+        ("bedrock-converse", [
+            {"event": "messageStart", "data": {"role": "assistant"}},
+            {"event": "contentBlockStart", "data": {"contentBlockIndex": 1,
+                                                    "start": {"toolUse": {"toolUseId": "t1", "name": "f"}}}},
+            {"event": "contentBlockDelta", "data": {"contentBlockIndex": 0, "delta": {"text": "hi"}}},
+        ], 2),
+    ],
+)  # fmt: skip
+def test_streams_against_their_grammar_are_invalid_events(source: str, events: list, position: int) -> None:
+    with pytest.raises(TranslationError) as info:
+        list(translate_stream(events, source=source, target="canonical"))
+    assert info.value.code == "stream.invalid_event" and info.value.path.startswith(f"/{position}/"), (
+        info.value
+    )

@@ -88,6 +88,8 @@ class AnthropicDecoder(Decoder):
 
     def _content_block_start(self, data: dict) -> list[dict]:
         index, block = data["index"], data["content_block"]
+        if index in self.kinds:
+            raise self.invalid(f"content_block_start for block {index}, which is already open", "index")
         btype = block["type"]
         if btype in ("text", "thinking"):
             self.kinds[index] = btype
@@ -141,6 +143,8 @@ class AnthropicDecoder(Decoder):
         return []
 
     def _message_stop(self, data: dict) -> list[dict]:
+        if self.kinds:
+            raise self.invalid(f"message_stop while block {min(self.kinds)} is open (no content_block_stop)")
         reason = self.stop_reason
         if reason is not None and not isinstance(reason, str):
             raise self.invalid("`stop_reason` must be a string")

@@ -66,6 +66,7 @@ class BedrockDecoder(Decoder):
         super().__init__(profile)
         self.event_type: Any = None
         self.kinds: dict[int, str] = {}  # open Bedrock block index -> text | thinking | tool | skip
+        self.last_opened = -1  # blocks open in order: each index above every earlier one
         self.stop_reason: str | None = None
 
     def feed(self, event: Any) -> list[dict]:
@@ -98,13 +99,22 @@ class BedrockDecoder(Decoder):
             raise self.invalid("`contentBlockIndex` must be a non-negative integer", "contentBlockIndex")
         return index
 
+    def _open(self, index: int, kind: str) -> None:
+        """Open block ``index`` (by its start event, or a text or reasoning block by its first delta)."""
+        if index <= self.last_opened:
+            raise self.invalid(
+                f"block {index} starts after block {self.last_opened} (blocks come in order, each once)",
+                "contentBlockIndex",
+            )
+        self.kinds[index], self.last_opened = kind, index
+
     def _contentBlockStart(self, data: dict) -> list[dict]:  # noqa: N802 (the event's name)
         index, start = self._index(data), data["start"]
+        self._open(index, "skip")
         use = start.get("toolUse") if isinstance(start, dict) else None
         if isinstance(use, dict) and use.get("type") != "server_tool_use":
             self.kinds[index] = "tool"
             return self.start_call(index, use["toolUseId"], use["name"])
-        self.kinds[index] = "skip"
         what = next(iter(start), "start") if isinstance(start, dict) and start else "start"
         unsupported_part(f"a `{what}` block", self.path("start"), self.profile)
         return []
@@ -115,12 +125,14 @@ class BedrockDecoder(Decoder):
         if kind == "skip":
             return []
         if "text" in delta and kind in (None, "text"):
-            self.kinds[index] = "text"
+            if kind is None:
+                self._open(index, "text")
             return self.text("text", delta["text"], index)
         if "toolUse" in delta and kind == "tool":
             return self.call_delta(index, delta["toolUse"]["input"])
         if "reasoningContent" in delta and kind in (None, "thinking"):
-            self.kinds[index] = "thinking"
+            if kind is None:
+                self._open(index, "thinking")
             reasoning = delta["reasoningContent"]
             if "text" in reasoning:
                 return self.text("thinking", reasoning["text"], index)
