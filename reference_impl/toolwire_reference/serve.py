@@ -391,8 +391,22 @@ def unsupported_hint(
     )
 
 
-def build_app(client: str, upstream: str, upstream_url: str, profile: Mapping[str, str] | None = None) -> Any:
-    """The aiohttp application of a proxy from ``client`` dialect clients to an ``upstream`` server."""
+#: seconds a client has to send its whole request body once its headers are in (a slower one gets a 408)
+BODY_TIMEOUT = 60.0
+#: seconds the upstream may stay silent, before its answer and between two reads of it
+#: (``--upstream-timeout``)
+UPSTREAM_TIMEOUT = 600.0
+
+
+def build_app(
+    client: str,
+    upstream: str,
+    upstream_url: str,
+    profile: Mapping[str, str] | None = None,
+    upstream_timeout: float = UPSTREAM_TIMEOUT,
+) -> Any:
+    """The aiohttp application of a proxy from ``client`` dialect clients to an ``upstream`` server; the
+    upstream may stay silent ``upstream_timeout`` seconds at most (then the client gets a 504)."""
     from aiohttp import ClientError, ClientSession, ClientTimeout, TCPConnector, web
 
     SESSION = web.AppKey("session", ClientSession)
@@ -412,7 +426,7 @@ def build_app(client: str, upstream: str, upstream_url: str, profile: Mapping[st
         # no cap on upstream connections: every client stream holds one for as long as it lasts
         app[SESSION] = ClientSession(
             connector=TCPConnector(limit=0),
-            timeout=ClientTimeout(total=None, sock_connect=30, sock_read=600),
+            timeout=ClientTimeout(total=None, sock_connect=30, sock_read=upstream_timeout),
         )
         yield
         await app[SESSION].close()
@@ -458,10 +472,18 @@ def build_app(client: str, upstream: str, upstream_url: str, profile: Mapping[st
     async def read_body(request: Any) -> dict[str, Any]:
         """The client's request body, or a 4xx ``_Fault``: any problem with it is the client's."""
         try:
-            raw = await request.read()
+            raw = await asyncio.wait_for(request.read(), BODY_TIMEOUT)
         except web.HTTPRequestEntityTooLarge:
             raise _Fault(
                 413, f"toolwire: the request body is larger than {max_body} bytes", note="too large"
+            ) from None
+        except TimeoutError:
+            raise _Fault(
+                408, f"toolwire: the request body took over {BODY_TIMEOUT:g} s", note="slow client"
+            ) from None
+        except ConnectionError:  # nobody is left to read the answer: it is for the log
+            raise _Fault(
+                400, "toolwire: the client went away during its request body", note="client went away"
             ) from None
         body = parsed(raw, "the request body", 400, "payload.invalid")
         if not isinstance(body, dict):
@@ -530,7 +552,13 @@ def build_app(client: str, upstream: str, upstream_url: str, profile: Mapping[st
         headers = upstream_headers(upstream, key, request.headers)
         try:
             resp = await request.app[SESSION].post(url, data=data, headers=headers)
-        except (TimeoutError, ClientError, OSError) as exc:  # connection refused, DNS, TLS …
+        except TimeoutError:
+            raise _Fault(
+                504,
+                f"toolwire: the upstream did not answer within {upstream_timeout:g} s",
+                note="upstream timeout",
+            ) from None
+        except (ClientError, OSError) as exc:  # connection refused, DNS, TLS …
             raise _Fault(
                 502,
                 f"toolwire: the upstream is unreachable ({type(exc).__name__}: {exc})",
@@ -722,6 +750,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="K=V",
         help="a translation profile value (corpus/profiles.json); repeatable",
     )
+    p.add_argument(
+        "--upstream-timeout",
+        type=float,
+        default=UPSTREAM_TIMEOUT,
+        metavar="SECONDS",
+        help=f"seconds the upstream may stay silent, then the client gets a 504 ({UPSTREAM_TIMEOUT:g})",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no request log")
     return p
 
@@ -749,6 +784,9 @@ def main(argv: list[str] | None = None) -> int:
     except ModuleNotFoundError:
         print("toolwire serve needs aiohttp (a dependency of toolwire): pip install aiohttp", file=sys.stderr)
         return 2
+    if not args.upstream_timeout > 0:
+        print("toolwire serve: --upstream-timeout must be a number of seconds above 0", file=sys.stderr)
+        return 2
     profile: dict[str, str] = {}
     for item in args.profile:
         key, sep, value = item.partition("=")
@@ -757,7 +795,9 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         profile[key.strip()] = value.strip()
     try:
-        app = build_app(args.client_dialect, args.upstream_dialect, args.upstream_url, profile)
+        app = build_app(
+            args.client_dialect, args.upstream_dialect, args.upstream_url, profile, args.upstream_timeout
+        )
     except ValueError as exc:
         print(f"toolwire serve: {exc}", file=sys.stderr)
         return 2

@@ -382,3 +382,33 @@ def test_a_bug_of_the_proxy_is_a_500_in_the_clients_shape_with_its_traceback(mon
     bugs = [r for r in caplog.records if r.exc_info]
     assert len(bugs) == 1 and "a bug of toolwire serve" in bugs[0].getMessage()
     assert any("-> 500 internal error KeyError" in r.getMessage() for r in caplog.records)
+
+
+def test_a_client_leaving_during_its_upload_is_one_line_and_a_silent_upstream_a_504(
+    tmp_path: Path, upstream
+) -> None:
+    """A client that goes away before its body ends is the client's doing (one log line, no traceback, not
+    "a bug of toolwire serve"); an upstream that stays silent past ``--upstream-timeout`` gets the client a
+    504 in its own error shape, not a wait of 600 s."""
+    import socket
+
+    async def silent(request, body):
+        await asyncio.sleep(4)  # past the proxy's timeout, and over before the upstream is stopped
+        return await raw_answer(CHAT_OK)
+
+    upstream.script = silent
+    with serve(tmp_path, "anthropic", "openai-chat", upstream.url, "--upstream-timeout", "1") as proxy:
+        host, port = proxy.url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=10) as sock:
+            head = "POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Length: 999\r\n\r\n"
+            sock.sendall(head.encode() + b'{"model":')
+            time.sleep(0.3)
+        proxy.wait_for_log(r"-> 400 client went away")
+        started = time.monotonic()
+        status, body = call(upstream, proxy.url + "/v1/messages", request_bytes("anthropic"))
+        assert time.monotonic() - started < 15
+        assert status == 504 and body["type"] == "error", body
+        assert "did not answer within 1 s" in body["error"]["message"]
+        lines = assert_clean_log(proxy, 2)
+        assert "a bug of toolwire serve" not in proxy.log_text()
+        assert "-> 504 upstream timeout" in lines[1]
