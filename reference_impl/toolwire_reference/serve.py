@@ -123,9 +123,10 @@ def error_body(
 
 
 def error_event(dialect: str, message: str, *, code: str | None = None, path: str | None = None) -> dict:
-    """The stream event ``dialect`` uses to report an error mid-stream (the stream ends after it)."""
+    """The stream event ``dialect`` uses to report an error mid-stream (the stream ends after it): always
+    the upstream's fault, or the proxy's (a 502's type, as the same fault before the stream began)."""
     shape = APIS[dialect].errors
-    status = 500 if code is None else 400
+    status = 502
     values = {"message": message, "status": status, "type": _type(shape, status, None), "code": code}
     data = _fill(shape.body if shape.stream_body is None else shape.stream_body, {**values, "path": path})
     return {"data": data} if shape.stream_event is None else {"event": shape.stream_event, "data": data}
@@ -577,6 +578,17 @@ def build_app(
                 body_out = error_body(client, resp.status, message, type_=kind)
                 return _json_response(body_out, resp.status)
             if stream:
+                kind = resp.headers.get("content-type", "").split(";")[0].strip().lower()
+                if kind and kind != "text/event-stream":  # an HTML page of a gateway in between …
+                    start = _clean((await resp.content.read(300)).decode("utf-8", "replace"))
+                    raise _Fault(
+                        502,
+                        f"toolwire: the upstream answered the streaming request with {kind}, not an event "
+                        f"stream: {start!r}",
+                        "response.invalid",
+                        "",
+                        note=f"upstream stream answered with {kind}",
+                    )
                 return await _relay_stream(request, resp, state)
             return await _relay_response(request, resp)
 

@@ -236,6 +236,9 @@ def test_undecodable_or_surrogate_upstream_stream_ends_with_the_clients_error_ev
             assert ("not UTF-8" if name == "not-utf8" else "lone surrogate") in refusal["message"]
             if client in ("anthropic", "openai-responses"):
                 assert events[-1]["event"] == "error"
+            # the upstream's fault, typed as the same fault before the stream began (a 502), not the client's
+            said = json.dumps(events[-1]["data"])
+            assert "invalid_request_error" not in said and "INVALID_ARGUMENT" not in said, said
         lines = assert_clean_log(proxy, len(faults))
         assert all("stream ended by an error event stream.invalid_event" in line for line in lines)
 
@@ -412,3 +415,24 @@ def test_a_client_leaving_during_its_upload_is_one_line_and_a_silent_upstream_a_
         lines = assert_clean_log(proxy, 2)
         assert "a bug of toolwire serve" not in proxy.log_text()
         assert "-> 504 upstream timeout" in lines[1]
+
+
+@pytest.mark.parametrize("client", ["anthropic", "openai-chat"])
+def test_an_html_page_answering_a_streaming_request_is_a_502_naming_it(
+    tmp_path: Path, upstream, client
+) -> None:
+    """A gateway in between that answers a streaming request with an HTML page (200, text/html) is the
+    upstream's fault, said as such before any event: not a stream that "ended early"."""
+
+    async def html(request, body):
+        return await raw_answer(b"<html><body>Sign in</body></html>", content_type="text/html")
+
+    upstream.script = html
+    with serve(tmp_path, client, "openai-chat", upstream.url) as proxy:
+        status, raw = upstream.loop.run(
+            post(proxy.url + STREAM_PATHS[client], request_bytes(client, stream=True)), 30
+        )
+        assert status == 502, raw
+        said = json.dumps(json.loads(raw))
+        assert "text/html, not an event stream" in said and "Sign in" in said, said
+        assert_clean_log(proxy, 1)
