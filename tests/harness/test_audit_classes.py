@@ -690,3 +690,58 @@ def test_text_parts_joined_by_a_blank_line_are_the_same_text() -> None:
                                                              "content": joined}]}]}  # fmt: skip
         blocks = [{"type": "tool_result", "tool_use_id": "t", "content": parts}]
         assert same("anthropic", {"messages": [{"role": "user", "content": blocks}]}, result) is equal, joined
+
+
+def test_a_gemini_contents_text_parts_joined_in_one_part_are_the_same_text() -> None:
+    """any-llm hoists two system messages into one Gemini system instruction part joined by a newline
+    (seed 192): the model reads the same words as from two parts; other text between them differs."""
+    from toolwire.corpus import equivalence
+    from toolwire.corpus.matchers import compare
+    from toolwire.descriptors import descriptor
+
+    gemini = descriptor("gemini")
+    two = {"systemInstruction": {"parts": [{"text": "a"}, {"text": "b"}]}, "contents": []}
+    norm = equivalence.normalize(gemini, "request", two, expected=True)
+    for joined, same in (("a\nb", True), ("ab", True), ("a\n\nb", True), ("a b", False), ("b\na", False)):
+        one = {"systemInstruction": {"parts": [{"text": joined}]}, "contents": []}
+        assert (not compare(norm, equivalence.normalize(gemini, "request", one))) is same, joined
+    signed = {"systemInstruction": {"parts": [{"text": "a\nb", "thoughtSignature": "c2ln"}]}, "contents": []}
+    assert compare(norm, equivalence.normalize(gemini, "request", signed))  # a signed part is no plain text
+
+
+@pytest.mark.parametrize(("notice", "stop", "outcome"), [("Blocked.", "refusal", "passed"),
+                                                         ("Blocked.", "end_turn", "failed")])  # fmt: skip
+def test_a_filtered_gemini_stream_may_tell_an_anthropic_client_why_in_one_more_block(
+    checks: dict[str, Any], notice: str, stop: str, outcome: str
+) -> None:
+    """any-llm carries Gemini's safety stop to an Anthropic client as the partial text, one notice block and
+    stop_reason refusal (seed 191), as the response kind already accepts; a notice on a normal end does not
+    tell the client the answer was filtered, and fails."""
+    check = checks["streams/gemini-safety[gemini>anthropic]"]
+
+    def event(data: dict[str, Any]) -> dict[str, Any]:
+        return {"event": data["type"], "data": data}
+
+    message = {"id": "tw-gem-resp-1", "type": "message", "role": "assistant", "model": "gemini-2.5-flash",
+               "content": [], "stop_reason": None, "stop_sequence": None,
+               "usage": {"input_tokens": 8, "output_tokens": 0}}  # fmt: skip
+    events = [event({"type": "message_start", "message": message})]
+    for index, text in enumerate(("Here is how", notice)):
+        events += [
+            event(
+                {"type": "content_block_start", "index": index, "content_block": {"type": "text", "text": ""}}
+            ),
+            event(
+                {"type": "content_block_delta", "index": index, "delta": {"type": "text_delta", "text": text}}
+            ),
+            event({"type": "content_block_stop", "index": index}),
+        ]
+    events += [event({"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
+                      "usage": {"output_tokens": 3}}), event({"type": "message_stop"})]  # fmt: skip
+
+    class Streamer(Echo):
+        def translate_stream(self, source: str, target: str, stream: Any, profile: Any) -> Any:
+            return events
+
+    record = check_record(check, run_check(PythonAdapter("python:streamer", Streamer(None)), check))
+    assert record["outcome"] == outcome, record

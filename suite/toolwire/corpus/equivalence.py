@@ -16,7 +16,8 @@ Rules (members are addressed by pointer patterns: ``*`` is one key or index, ``*
   ``chosen`` is the same for a value that is no default but a choice a translator may make on its own
   (asking for usage in a stream, not storing a response);
 - ``text-shorthand`` ``{at, types, joined?, beside?}``: at ``at``, an array of exactly one
-  ``{"type": T, "text": s}`` with ``T`` in ``types`` is the same as the string ``s``; with ``joined`` (a
+  ``{"type": T, "text": s}`` with ``T`` in ``types`` (``null``: an untyped ``{"text": s}``, Gemini's part) is
+  the same as the string ``s``; with ``joined`` (a
   separator, or a list of them), several such blocks are the same as their texts joined with it (an
   expected array accepts either form; an output's array reads as its texts joined with the first);
   members named in ``beside`` do not keep a block from being text (the wire schema judges them on their own);
@@ -328,12 +329,15 @@ def _each_alternative(node: dict[str, Any], rewrite: Callable[[Any], Any]) -> di
     return {key: [rewrite(v) for v in value] if isinstance(value, list) else rewrite(value)}
 
 
-def _text_of(block: Any, types: list[str], beside: frozenset[str] = frozenset()) -> str | None:
-    """The text of a ``{"type": T, "text": s}`` block with ``T`` in ``types`` (members in ``beside`` aside),
-    else None."""
-    if isinstance(block, dict) and set(block) - beside == {"type", "text"} and isinstance(block["text"], str):
+def _text_of(block: Any, types: list[str | None], beside: frozenset[str] = frozenset()) -> str | None:
+    """The text of a ``{"type": T, "text": s}`` block with ``T`` in ``types``, or of an untyped ``{"text": s}``
+    (a Gemini part) when ``types`` holds None (members in ``beside`` aside), else None."""
+    if not isinstance(block, dict) or not isinstance(block.get("text"), str):
+        return None
+    rest = set(block) - beside - {"text"}
+    if rest == {"type"}:
         return block["text"] if block["type"] in types else None
-    return None
+    return block["text"] if not rest and None in types else None
 
 
 #: JSON Schema keywords whose value is a map of user-chosen names to subschemas
