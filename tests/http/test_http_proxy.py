@@ -17,7 +17,7 @@ import pytest
 
 pytest.importorskip("aiohttp")
 
-from toolwire.adapters import load_adapter  # noqa: E402
+from toolwire.adapters import AdapterError, load_adapter  # noqa: E402
 from toolwire.endpoints import PROVIDER_DIALECTS, http_client  # noqa: E402
 
 #: the smallest request of each provider dialect (its descriptor's http_client.minimal_request)
@@ -479,3 +479,24 @@ def test_the_config_docstring_shows_every_key_a_config_may_hold() -> None:
     shown = set(re.findall(r"^ {4}(?:# )?(?:\[\[)?([a-z_]+)(?:\]\])? ?=?", doc, flags=re.M))
     assert shown >= http.CONFIG_KEYS, sorted(http.CONFIG_KEYS - shown)
     assert "needed with `url`" in doc  # mock_port matters for a proxy already running, not for `command`
+
+
+def test_pin_model_names_the_configs_model_in_response_requests_too(tmp_path: Path) -> None:
+    """A proxy that routes only the model names it lists cannot route the model an upstream reply names:
+    ``pin_model`` sends the config's ``model`` in response checks as in stream checks (a Gemini client
+    names it in the path)."""
+    reply = {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5-20250929",
+             "content": [{"type": "text", "text": "hi"}], "stop_reason": "end_turn", "stop_sequence": None,
+             "usage": {"input_tokens": 1, "output_tokens": 1}}  # fmt: skip
+    config = write_config(tmp_path, "gemini", "anthropic", model="listed-model", pin_model=True)
+    ad = load_adapter(f"http:{config}")
+    try:
+        answer = ad.translate("response", "anthropic", "gemini", reply, {})
+        assert answer.status == "payload", answer.crash
+        assert ad.mock.recorded["body"]["model"] == "listed-model"
+    finally:
+        ad.close()
+    (tmp_path / "x").mkdir()
+    unpinned = write_config(tmp_path / "x", "gemini", "anthropic", pin_model="yes")
+    with pytest.raises(AdapterError, match="`pin_model` must be true or false"):
+        load_adapter(f"http:{unpinned}")

@@ -31,6 +31,9 @@ The config (TOML; paths relative to the current directory)::
     model = "gpt-4o"                      # the model the harness's own stream requests name (default
                                           # toolwire-model): for a proxy that looks it up; its response
                                           # requests name the model the upstream's reply names, if any
+    pin_model = true                      # response requests name `model` too (default false): for a
+                                          # proxy that routes only the names it lists; one that reports
+                                          # the model its client asked for then differs from the reply's
     family_model = "gpt-4.1"              # for a proxy that routes by model name: a case's request naming
                                           # a model of another provider's family names this one instead
                                           # (a reasoning one when it asks for reasoning), as a user of the
@@ -197,7 +200,7 @@ CONFIG_KEYS = frozenset(
     {
         "client_dialect", "upstream_dialect", "name", "version", "language", "command", "env", "url",
         "mock_port", "client_endpoint", "headers", "api_key", "secrets", "profile", "error_codes", "model",
-        "family_model",
+        "pin_model", "family_model",
         "validates_input", "ready_timeout", "ready_log", "upstream_usage", "documented_drops",
     }
 )  # fmt: skip
@@ -227,6 +230,11 @@ def load_config(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise AdapterError(f'http:{path}: `upstream_usage` must be "own-chunk" or "finish-chunk"')
     if cfg.get("upstream_usage") == "finish-chunk" and cfg["upstream_dialect"] != "openai-chat":
         raise AdapterError(f"http:{path}: `upstream_usage` is about an openai-chat upstream")
+    for key in ("pin_model", "validates_input"):
+        if key in cfg and not isinstance(cfg[key], bool):
+            raise AdapterError(f"http:{path}: `{key}` must be true or false, not {cfg[key]!r}")
+    if cfg.get("pin_model") and not cfg.get("model"):
+        raise AdapterError(f"http:{path}: `pin_model` pins the config's `model`: give one")
     return cfg
 
 
@@ -587,7 +595,8 @@ class HttpAdapter(Adapter):
         if kind == "response":
             upstream_status = error_status(self.upstream, payload)
             plan = {"json": payload, "status": upstream_status or 200}
-            model = reply_model(self.upstream, payload)
+            pinned = self.cfg.get("pin_model") is True
+            model = str(self.cfg["model"]) if pinned else reply_model(self.upstream, payload)
             asking = http_client(self.upstream).asking_for(self.client, lambda: payload)
             status, raw, recorded = self._send(plan, {**self._minimal_request(model), **asking}, False, model)
             self._refuse_unasked(asking, recorded)

@@ -330,8 +330,8 @@ def _each_alternative(node: dict[str, Any], rewrite: Callable[[Any], Any]) -> di
 
 
 def _text_of(block: Any, types: list[str | None], beside: frozenset[str] = frozenset()) -> str | None:
-    """The text of a ``{"type": T, "text": s}`` block with ``T`` in ``types``, or of an untyped ``{"text": s}``
-    (a Gemini part) when ``types`` holds None (members in ``beside`` aside), else None."""
+    """The text of a ``{"type": T, "text": s}`` block with ``T`` in ``types``, or of an untyped
+    ``{"text": s}`` (a Gemini part) when ``types`` holds None (members in ``beside`` aside), else None."""
     if not isinstance(block, dict) or not isinstance(block.get("text"), str):
         return None
     rest = set(block) - beside - {"text"}
