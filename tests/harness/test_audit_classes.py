@@ -692,7 +692,7 @@ def test_text_parts_joined_by_a_blank_line_are_the_same_text() -> None:
         assert same("anthropic", {"messages": [{"role": "user", "content": blocks}]}, result) is equal, joined
 
 
-def test_a_gemini_contents_text_parts_joined_in_one_part_are_the_same_text() -> None:
+def test_a_gemini_system_instructions_text_parts_joined_in_one_part_are_the_same_text() -> None:
     """any-llm hoists two system messages into one Gemini system instruction part joined by a newline
     (seed 192): the model reads the same words as from two parts; other text between them differs."""
     from toolwire.corpus import equivalence
