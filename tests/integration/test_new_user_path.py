@@ -87,8 +87,8 @@ def test_init_translate_list_known_failures_run_strict_fix_and_update(tmp_path: 
     assert set(steps) >= {"Install", "Run the corpus", "Report"}, steps
     assert "pip install" in steps["Install"]  # needs the network: run by CI, checked in test_sample_project
     results = project / "reports" / "acme-gw.results.jsonl"
-    strict = "toolwire run --adapter python:toolwire_adapter:Translator --expectations toolwire-expectations.toml"
-    strict += " --strict --report reports"
+    strict = "toolwire run --adapter python:toolwire_adapter:Translator --report reports"
+    strict += " --expectations toolwire-expectations.toml --strict"
 
     # 1. red: the generated workflow's run fails on the translator's real failures, and reports them
     red = _shell(steps["Run the corpus"], project)
