@@ -46,6 +46,10 @@ _BASE36 = re.compile(r'(?<="id": ")((?:ccr_)?tool_)[a-z0-9]{6,13}(?=["…])')
 #: integers that may be the clock (Unix seconds, or milliseconds), with an optional fraction
 _CLOCK = re.compile(r"(?<![0-9A-Za-z.])(\d{10}|\d{13})(\.\d+)?(?![0-9A-Za-z])")
 _DAY = 86400
+#: a date and time as log lines write them (``2026-11-30 01:17:52,155``, ``2026-11-30T01:17:52.1Z``)
+_DATETIME = re.compile(
+    r"(?<![0-9])(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(?:[.,](\d{1,9}))?(Z|[+-]\d{2}:?\d{2})?(?![0-9])"
+)
 
 
 def timestamp() -> str:
@@ -79,7 +83,8 @@ def scrub(text: str, clock: tuple[float, float] | None = None) -> str:
     """``text`` without what differs from run to run: absolute paths of this machine, memory addresses,
     random identifiers (UUIDs → ``<uuid>``, 20+ hex digits → ``<hex>``, 40+ base64url characters after an
     id prefix such as ``resp_``, or base-36 ones in a ``tool_`` id → ``<token>``) and, when ``clock``
-    (the run's first and last second) is given, Unix timestamps within a day of the run (→ ``<time>``)."""
+    (the run's first and last second) is given, Unix timestamps and the dates and times log lines write
+    (``2026-11-30 01:17:52,155``) within a day of the run (→ ``<time>``)."""
     text = unlocalize(text)
     text = _ADDRESS.sub("0x<addr>", text)
     text = _UUID.sub("<uuid>", text)
@@ -102,7 +107,30 @@ def scrub(text: str, clock: tuple[float, float] | None = None) -> str:
             return "<time>" if n == 1 else f"<time#{n}>"
 
         text = _CLOCK.sub(replace, text)
+
+        def replace_datetime(match: re.Match[str]) -> str:
+            when = _seconds_of(match)
+            if when is None or not low <= when <= high:
+                return match.group(0)
+            if match.group(0) not in readings:
+                readings.append(match.group(0))
+            n = readings.index(match.group(0)) + 1
+            return "<time>" if n == 1 else f"<time#{n}>"
+
+        text = _DATETIME.sub(replace_datetime, text)
     return _settle_truncations(text)
+
+
+def _seconds_of(match: re.Match[str]) -> float | None:
+    """The Unix time of a :data:`_DATETIME` match (a time without a zone is this machine's local time, as a
+    log line writes it), or None when it is no date."""
+    date, clock, fraction, zone = match.groups()
+    zone = "+00:00" if zone == "Z" else (zone or "")
+    try:
+        moment = datetime.fromisoformat(f"{date}T{clock}.{(fraction or '0')[:6]}{zone}")
+    except ValueError:
+        return None
+    return moment.timestamp()
 
 
 #: the placeholders scrubbing writes in place of values whose length varies; paths (``<prefix>``,

@@ -174,3 +174,12 @@ def test_a_path_placeholder_never_cuts_what_follows_it() -> None:
     assert python.startswith(("<prefix>", "<python>")), python
     message = f"the implementation '{python} h.py' died: its answer is nested too deeply: '[[…'; killed…"
     assert scrub(message) == message
+
+
+def test_scrub_settles_the_dates_and_times_of_a_proxys_log_lines() -> None:
+    """An errored check shows the proxy's log lines, each stamped with the time it was written: the same
+    run twice gave two results files (issue 32). Dates far from the run are data, and stay."""
+    clock = (1795323800, 1795323900)  # 2026-11-22 01:43:20 to 01:45:00 UTC
+    a = scrub("2026-11-22 01:44:10,155 ERROR x\n2026-11-22T01:44:11.5Z y; born 1970-01-02 00:00:00", clock)
+    b = scrub("2026-11-22 01:43:59,001 ERROR x\n2026-11-22T01:44:30Z y; born 1970-01-02 00:00:00", clock)
+    assert a == b == "<time> ERROR x\n<time#2> y; born 1970-01-02 00:00:00"
