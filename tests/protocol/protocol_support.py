@@ -122,6 +122,11 @@ TOY = textwrap.dedent(
             out({"seq": seq, "payload": payload})
             time.sleep(1)
             out({"seq": seq, "payload": payload})
+        elif do == "answer_then_late_garbage":  # a log line once toolwire has taken the answer
+            out({"seq": seq, "payload": payload})
+            time.sleep(0.3)
+            sys.stdout.write("DEBUG late\n")
+            sys.stdout.flush()
         elif do == "answer_then_garbage":
             sys.stdout.write(encode({"seq": seq, "payload": payload}) + "DEBUG done\n")
             sys.stdout.flush()

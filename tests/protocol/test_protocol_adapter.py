@@ -333,3 +333,16 @@ def test_failed_restarts_give_up_after_three(toy) -> None:
     assert "given up after 3 failed restarts in a row" in answer.crash
     assert "second start refused" in answer.crash
     assert adapter.restarts == 3
+
+
+def test_a_line_after_the_last_answer_is_reported_when_the_harness_is_closed(toy) -> None:
+    """A stray line after the last answer of a run has no next request to be noticed by: closing the
+    harness (``bye``, then its stdout read to the end) reports it, every time, not in 1 run of 4."""
+    from toolwire.adapters.cmd import ProtocolWarning
+
+    adapter = toy()
+    assert _t(adapter, {"do": "answer_then_late_garbage"}).status == "payload"
+    with pytest.warns(ProtocolWarning, match="DEBUG late"):
+        adapter.close()
+    [late] = adapter.late_violations
+    assert "after its answer to translate seq 1" in late and "noticed when it was closed" in late

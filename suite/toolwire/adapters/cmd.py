@@ -484,12 +484,23 @@ class SubprocessAdapter(Adapter):
         return self._explain(exc, proc)
 
     def close(self) -> None:
-        """Say bye and end the process (idempotent)."""
+        """Say bye and end the process (idempotent). A line it wrote after its last answer, which no next
+        request could notice, is a late violation (read once the process has ended: every time)."""
         with self._lock:
             self._closed = True
             proc, self._proc = self._proc, None
-        if proc is not None:
-            proc.bye()
+        if proc is None:
+            return
+        proc.bye()
+        extra = proc.leftover()
+        if extra is not None:
+            last = f"its answer to {proc.calls[-1][2]}" if proc.calls else "its last answer"
+            text = (
+                f"the implementation {shlex.join(self.argv)!r} (pid {proc.pid}) broke the protocol: it wrote "
+                f"another line after {last}: {extra}; noticed when it was closed"
+            )
+            self.late_violations.append(text)
+            warnings.warn(text, ProtocolWarning, stacklevel=2)
 
     # -- messages ---------------------------------------------------------------------------------------
     def _validate(self, message: dict[str, Any], schema: str) -> None:
