@@ -4,6 +4,7 @@ Skipped when the `aisuite` extra is not installed."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -41,3 +42,20 @@ def test_streams_are_driven_lazily(case: str) -> None:
     assert positions and positions == sorted(positions)
     assert positions[0] <= min(1, n), positions
     assert len(set(positions)) > 1, positions
+
+
+def test_create_only_keywords_never_reach_the_provider() -> None:
+    """aisuite's chat.completions.create() takes ``stream`` (and its tool-runner keywords) itself before it
+    calls the provider: a request saying ``"stream": false`` must not carry it into Bedrock's
+    additionalModelRequestFields (the adapter used to, an artefact in the audit of seed 201)."""
+    require(NAME)
+    from toolwire.adapters import load_adapter
+
+    adapter = load_adapter("peer:aisuite")
+    try:
+        body = {"model": "gpt-4o", "stream": False, "messages": [{"role": "user", "content": "hi"}]}
+        answer = adapter.translate("request", "openai-chat", "bedrock-converse", body, {})
+        assert answer.status == "payload", answer.crash or answer.error
+        assert "stream" not in json.dumps(answer.payload), answer.payload
+    finally:
+        adapter.close()

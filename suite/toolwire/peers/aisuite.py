@@ -112,6 +112,8 @@ def _create(target: str, up: Upstream, body: dict[str, Any]) -> Any:
     # `mcp` package that step raises NameError (`is_mcp_config` is imported only when mcp is installed);
     # for plain tool schemas the step is a no-op, so what follows is exactly create()'s own path.
     provider, model_name = completions._resolve_provider(model)
+    for own in ("stream", "max_turns", "tool_policy", "tool_policy_context"):  # create() takes these itself
+        body.pop(own, None)
     if body.get("tools") is not None:
         body["tools"] = completions._provider_ready_tools(body["tools"])
     return completions._extract_thinking_content(
