@@ -745,3 +745,23 @@ def test_a_filtered_gemini_stream_may_tell_an_anthropic_client_why_in_one_more_b
 
     record = check_record(check, run_check(PythonAdapter("python:streamer", Streamer(None)), check))
     assert record["outcome"] == outcome, record
+
+
+@pytest.mark.parametrize(("summary", "outcome"), [("auto", "passed"), ("detailed", "passed"),
+                                                  ("concise", "passed"), ("verbose", "failed")])  # fmt: skip
+def test_any_documented_reasoning_summary_level_asks_for_the_thinking_text(
+    checks: dict[str, Any], summary: str, outcome: str
+) -> None:
+    """claude-code-router asks Responses for a `detailed` reasoning summary where Anthropic's thinking is on
+    (seed 202): every documented level returns the reasoning text the source asked for; a value OpenAI does
+    not document is still a difference."""
+    from toolwire_reference import translate
+
+    check = checks["messages/anthropic-thinking-tool-history-capture[anthropic>openai-responses]"]
+
+    def answer(payload: Any) -> Any:
+        out = translate("request", payload, source="anthropic", target="openai-responses")
+        out["reasoning"]["summary"] = summary
+        return out
+
+    assert run(checks, check.id, answer)["outcome"] == outcome
