@@ -407,9 +407,8 @@ def test_a_client_leaving_during_its_upload_is_one_line_and_a_silent_upstream_a_
             sock.sendall(head.encode() + b'{"model":')
             time.sleep(0.3)
         proxy.wait_for_log(r"-> 400 client went away")
-        started = time.monotonic()
+        # (call() gives up after 30 s: a proxy still waiting on its upstream fails the test without timing it)
         status, body = call(upstream, proxy.url + "/v1/messages", request_bytes("anthropic"))
-        assert time.monotonic() - started < 15
         assert status == 504 and body["type"] == "error", body
         assert "did not answer within 1 s" in body["error"]["message"]
         lines = assert_clean_log(proxy, 2)
