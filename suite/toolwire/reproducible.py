@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -97,28 +98,26 @@ def scrub(text: str, clock: tuple[float, float] | None = None) -> str:
         # <time> differs from <time>" would hide what differs
         readings: list[str] = []
 
-        def replace(match: re.Match[str]) -> str:
-            value = int(match.group(1)) / (1000 if len(match.group(1)) == 13 else 1)
-            if not low <= value <= high:
-                return match.group(0)
-            if match.group(0) not in readings:
-                readings.append(match.group(0))
-            n = readings.index(match.group(0)) + 1
-            return "<time>" if n == 1 else f"<time#{n}>"
+        def reading(seconds: Callable[[re.Match[str]], float | None]) -> Callable[[re.Match[str]], str]:
+            def replace(match: re.Match[str]) -> str:
+                value = seconds(match)
+                if value is None or not low <= value <= high:
+                    return match.group(0)
+                if match.group(0) not in readings:
+                    readings.append(match.group(0))
+                n = readings.index(match.group(0)) + 1
+                return "<time>" if n == 1 else f"<time#{n}>"
 
-        text = _CLOCK.sub(replace, text)
+            return replace
 
-        def replace_datetime(match: re.Match[str]) -> str:
-            when = _seconds_of(match)
-            if when is None or not low <= when <= high:
-                return match.group(0)
-            if match.group(0) not in readings:
-                readings.append(match.group(0))
-            n = readings.index(match.group(0)) + 1
-            return "<time>" if n == 1 else f"<time#{n}>"
-
-        text = _DATETIME.sub(replace_datetime, text)
+        text = _CLOCK.sub(reading(_unix_seconds_of), text)
+        text = _DATETIME.sub(reading(_seconds_of), text)
     return _settle_truncations(text)
+
+
+def _unix_seconds_of(match: re.Match[str]) -> float:
+    """The Unix time of a :data:`_CLOCK` match (13 digits: milliseconds)."""
+    return int(match.group(1)) / (1000 if len(match.group(1)) == 13 else 1)
 
 
 def _seconds_of(match: re.Match[str]) -> float | None:
