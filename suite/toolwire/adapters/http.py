@@ -230,9 +230,8 @@ def load_config(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise AdapterError(f'http:{path}: `upstream_usage` must be "own-chunk" or "finish-chunk"')
     if cfg.get("upstream_usage") == "finish-chunk" and cfg["upstream_dialect"] != "openai-chat":
         raise AdapterError(f"http:{path}: `upstream_usage` is about an openai-chat upstream")
-    for key in ("pin_model", "validates_input"):
-        if key in cfg and not isinstance(cfg[key], bool):
-            raise AdapterError(f"http:{path}: `{key}` must be true or false, not {cfg[key]!r}")
+    if "pin_model" in cfg and not isinstance(cfg["pin_model"], bool):
+        raise AdapterError(f"http:{path}: `pin_model` must be true or false, not {cfg['pin_model']!r}")
     if cfg.get("pin_model") and not cfg.get("model"):
         raise AdapterError(f"http:{path}: `pin_model` pins the config's `model`: give one")
     return cfg
@@ -595,7 +594,7 @@ class HttpAdapter(Adapter):
         if kind == "response":
             upstream_status = error_status(self.upstream, payload)
             plan = {"json": payload, "status": upstream_status or 200}
-            pinned = self.cfg.get("pin_model") is True
+            pinned = self.cfg.get("pin_model")
             model = str(self.cfg["model"]) if pinned else reply_model(self.upstream, payload)
             asking = http_client(self.upstream).asking_for(self.client, lambda: payload)
             status, raw, recorded = self._send(plan, {**self._minimal_request(model), **asking}, False, model)
