@@ -16,44 +16,44 @@ import pytest
 
 pytest.importorskip("xdist")
 
-#: a translator a user might have written: OpenAI Chat tools to Anthropic tools; ``DROPS_DESCRIPTIONS``
-#: is the bug that the path finds, lists, and then fixes
-ADAPTER = '''\
-"""toolwire's adapter for acme-gw: OpenAI Chat tool definitions to Anthropic's."""
+#: the user's own gateway code: OpenAI Chat tool definitions to Anthropic's; ``DROPS_DESCRIPTIONS`` is the bug
+#: that the path finds, lists, and then fixes
+GATEWAY = '''\
+"""acme-gw's tool translation."""
 
 DROPS_DESCRIPTIONS = True
 
 
-class Refusal(Exception):
-    def __init__(self, code: str, message: str, path: str = "") -> None:
+class UnsupportedTool(Exception):
+    def __init__(self, message: str, index: int) -> None:
         super().__init__(message)
-        self.code, self.message, self.path = code, message, path
+        self.index = index
 
 
-class Translator:
-    def capabilities(self) -> dict:
-        return {
-            "name": "acme-gw",
-            "version": "0.1.0",
-            "language": "python",
-            "kinds": {"tools": [["openai-chat", "anthropic"]]},
-            "profiles": {},
-            "error_codes": "own",
-        }
-
-    def translate(self, kind, source, target, payload, profile):
-        tools = []
-        for i, tool in enumerate(payload):
-            if tool.get("type") != "function":
-                raise Refusal("tool.unsupported_type", "only function tools", f"/{i}/type")
-            function = tool["function"]
-            out = {"name": function["name"]}
-            if "description" in function and not DROPS_DESCRIPTIONS:
-                out["description"] = function["description"]
-            out["input_schema"] = function.get("parameters") or {"type": "object", "properties": {}}
-            tools.append(out)
-        return tools
+def tools_to_anthropic(tools: list) -> list:
+    out = []
+    for i, tool in enumerate(tools):
+        if tool.get("type") != "function":
+            raise UnsupportedTool("only function tools", i)
+        function = tool["function"]
+        one = {"name": function["name"]}
+        if "description" in function and not DROPS_DESCRIPTIONS:
+            one["description"] = function["description"]
+        one["input_schema"] = function.get("parameters") or {"type": "object", "properties": {}}
+        out.append(one)
+    return out
 '''
+
+#: what the user writes in place of the TODO of the adapter `toolwire init` wrote (which declares tools
+#: openai-chat -> anthropic already): a call of their code, its error as the adapter's Refusal
+CALL = """\
+        import acme_gw
+
+        try:
+            return acme_gw.tools_to_anthropic(payload)
+        except acme_gw.UnsupportedTool as exc:
+            raise Refusal("tool.unsupported_type", str(exc), f"/{exc.index}/type") from exc
+"""
 
 
 def _shell(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -82,7 +82,12 @@ def test_init_translate_list_known_failures_run_strict_fix_and_update(tmp_path: 
     ok = _shell("toolwire init --name acme-gw", project)
     assert ok.returncode == 0, ok.stdout + ok.stderr
     adapter = project / "toolwire_adapter.py"
-    adapter.write_text(ADAPTER)
+    written = adapter.read_text()
+    todo = re.search(r" +# TODO: call your translator here.*\n +raise NotImplementedError\(.*\)\n", written)
+    assert todo, written
+    adapter.write_text(written.replace(todo.group(0), CALL))
+    gateway = project / "acme_gw.py"
+    gateway.write_text(GATEWAY)
     steps = _steps(project / ".github" / "workflows" / "toolwire.yml")
     assert set(steps) >= {"Install", "Run the corpus", "Report"}, steps
     assert "pip install" in steps["Install"]  # needs the network: run by CI, checked in test_sample_project
@@ -113,7 +118,7 @@ def test_init_translate_list_known_failures_run_strict_fix_and_update(tmp_path: 
     assert _counts(results)["xpassed"] == 0 and _counts(results)["failed"] == 0
 
     # 4. the description bug is fixed: its entries are stale, which --strict reports, and update drops
-    adapter.write_text(ADAPTER.replace("DROPS_DESCRIPTIONS = True", "DROPS_DESCRIPTIONS = False"))
+    gateway.write_text(GATEWAY.replace("DROPS_DESCRIPTIONS = True", "DROPS_DESCRIPTIONS = False"))
     stale = _shell(strict, project)
     assert stale.returncode == 1, stale.stdout[-3000:] + stale.stderr
     fixed = _counts(results)["xpassed"]
