@@ -110,9 +110,7 @@ def _item_id(call_id: str, custom: bool = False) -> str:
 def call_item_id(item_id: Any, call_id: str, custom: bool = False) -> str:
     """The item ``id`` written for a call: the one it came with when a Responses item can carry it (an
     ``fc`` id on a function call; any custom tool call's), else one derived from its ``call_id``."""
-    if isinstance(item_id, str) and item_id and (custom or takes_item_id(item_id)):
-        return item_id
-    return _item_id(call_id, custom)
+    return kept_item_id(item_id, call_id, custom) or _item_id(call_id, custom)
 
 
 def kept_item_id(item_id: Any, call_id: str, custom: bool) -> str | None:
