@@ -107,6 +107,7 @@ import tomllib
 from collections.abc import Callable
 from typing import Any
 
+from ..descriptors import descriptor
 from ..endpoints import PROVIDER_DIALECTS, http_client, is_dialect_path
 from ..http_errors import error_status
 from ..jsonvalue import clip
@@ -577,17 +578,30 @@ class HttpAdapter(Adapter):
             return payload
         return {**payload, "model": family_model(self.upstream, payload["model"], str(default), payload)}
 
+    def _path_model(self, payload: Any) -> tuple[Any, str | None]:
+        """For a client dialect that names the model in the path: the request without the member that names
+        it there (its descriptor's ``request.model_member``) and that model, which goes into the URL."""
+        member = (descriptor(self.client).get("request") or {}).get("model_member")
+        if not self.http.model_in_path or not member or not isinstance(payload, dict):
+            return payload, None
+        model = payload.get(member)
+        if not isinstance(model, str) or not model:
+            return payload, None
+        return {k: v for k, v in payload.items() if k != member}, model.removeprefix("models/")
+
     def _call_inner(self, kind: str, payload: Any) -> Any:
         if kind == "request":
-            status, raw, recorded = self._send(None, self._routed(payload), False)
+            payload, named = self._path_model(payload)
+            status, raw, recorded = self._send(None, self._routed(payload), False, named)
             if recorded is None:
                 self._refuse_or_crash(status, raw, "without calling the upstream")
             self._upstream_problem(recorded)
             body = recorded["body"]
             if body is None:
                 raise RuntimeError(f"the proxy sent the upstream a body that is not JSON: {recorded['raw']}")
-            if self.http.model_in_path and isinstance(body, dict) and body.get("model") == MODEL:
-                body = {k: v for k, v in body.items() if k != "model"}  # the model the URL named
+            unnamed = self.http.model_in_path and not named
+            if unnamed and isinstance(body, dict) and body.get("model") == MODEL:
+                body = {k: v for k, v in body.items() if k != "model"}  # the URL's model, not the source's
             if http_client(self.upstream).model_in_path:
                 body = without_path_model(body, recorded["path"])
             return body

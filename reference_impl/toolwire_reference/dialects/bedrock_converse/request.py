@@ -1,16 +1,18 @@
 """Bedrock Converse request bodies (``POST /model/{modelId}/converse``, ``/converse-stream``) ↔ the
 canonical request.
 
-The model and the stream flag are in the URL, not the body: dropped silently on encode (as for Gemini),
-never read on decode. Content blocks are unions (one member each): ``text``, ``image`` (``bytes``),
-``document`` (``bytes``, ``text``), ``toolUse``, ``toolResult`` (``text`` / ``json`` / ``image`` blocks,
-``status: success|error``), ``reasoningContent``; ``cachePoint`` blocks (a prompt-cache hint) are dropped.
-``inferenceConfig`` carries ``maxTokens``, ``temperature``, ``topP``, ``stopSequences``. Tools and the
-choice sit in ``toolConfig`` (``tools.py``). Converse requires a ``toolConfig`` whenever the messages
-hold ``toolUse`` or ``toolResult`` blocks, and has no ``none`` choice: a ``none`` choice leaves the tools
-out, which a conversation with tool blocks cannot do (``choice.unsupported``; degrade: the tools without
-a choice); a conversation with tool blocks and no tools is ``content.unsupported`` at its first call
-(degrade: the tools it called are declared, with an empty object schema).
+The model and the stream flag are in the URL, not the body: dropped silently on encode (as for Gemini). On
+decode, ``modelId`` (the member botocore's ``ConverseRequest`` binds to the URL) is read as the model: a
+client names its model that way when the request reaches a translator without its URL. Content blocks are
+unions (one member each): ``text``, ``image`` (``bytes``), ``document`` (``bytes``, ``text``), ``toolUse``,
+``toolResult`` (``text`` / ``json`` / ``image`` blocks, ``status: success|error``), ``reasoningContent``;
+``cachePoint`` blocks (a prompt-cache hint) are dropped. ``inferenceConfig`` carries ``maxTokens``,
+``temperature``, ``topP``, ``stopSequences``. Tools and the choice sit in ``toolConfig`` (``tools.py``).
+Converse requires a ``toolConfig`` whenever the messages hold ``toolUse`` or ``toolResult`` blocks, and has
+no ``none`` choice: a ``none`` choice leaves the tools out, which a conversation with tool blocks cannot do
+(``choice.unsupported``; degrade: the tools without a choice); a conversation with tool blocks and no tools
+is ``content.unsupported`` at its first call (degrade: the tools it called are declared, with an empty
+object schema).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from . import tools as bedrock
 from .rules import RULES
 
 NAME = RULES.name
-_KNOWN = frozenset(("messages", "system", "inferenceConfig", "toolConfig"))
+_KNOWN = frozenset(("modelId", "messages", "system", "inferenceConfig", "toolConfig"))
 #: inferenceConfig member -> canonical setting (stopSequences is read on its own)
 _INFERENCE = {"maxTokens": "max_tokens", "temperature": "temperature", "topP": "top_p"}
 _IMAGE_FORMATS = ("png", "jpeg", "gif", "webp")
@@ -55,6 +57,7 @@ _NAME_UNSAFE = re.compile(r"[^A-Za-z0-9\s\-()\[\]]+")
 
 def decode_request(payload: Any, profile: Mapping[str, str]) -> Request:
     body, req = open_request(payload, _KNOWN, profile, RULES)
+    copy_settings(req, body, (), {"modelId": "model"}, model="model")
     if present(body, "inferenceConfig"):
         config = expect_object(body["inferenceConfig"], ("inferenceConfig",), "`inferenceConfig`")
         for key in config:
