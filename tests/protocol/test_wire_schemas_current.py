@@ -1,7 +1,7 @@
 """The wire schemas accept what the providers' current official definitions accept (a schema stricter than the
 provider makes false findings): one minimal payload per member or value the SDKs added, pinned here.
 
-Sources: openai-python 3.57.0, anthropic-sdk-python 2.14.0, google-genai 3.6.1, mistralai 3.7.0, botocore 1.44.8.
+Sources: openai-python 3.57.0, google-genai 3.6.1, mistralai 3.7.0, botocore 1.44.8.
 """
 
 from __future__ import annotations
@@ -85,6 +85,70 @@ def test_responses_request_accepts_new_top_level_members() -> None:
 def test_responses_request_accepts_async_function_calls_and_tools() -> None:
     """`async` on `ResponseFunctionToolCallParam` and on `FunctionToolParam`."""
     call = {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}", "async": True}
-    tool = {"type": "function", "name": "f", "parameters": {"type": "object", "properties": {}}, "async": True}
+    tool = {
+        "type": "function",
+        "name": "f",
+        "parameters": {"type": "object", "properties": {}},
+        "async": True,
+    }
     _ok("openai-responses", "request", {"model": "gpt-5", "input": [call], "tools": [tool]})
     _ok("openai-responses", "tools", [tool])
+
+
+# --- gemini (google-genai 3.6.1) ----------------------------------------------------------------------------
+
+#: google/genai/types.py `FinishReason`, every value
+GEMINI_FINISH_REASONS = [
+    "FINISH_REASON_UNSPECIFIED", "STOP", "MAX_TOKENS", "SAFETY", "RECITATION", "LANGUAGE", "OTHER",
+    "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "MALFORMED_FUNCTION_CALL", "IMAGE_SAFETY",
+    "IMAGE_PROHIBITED_CONTENT", "IMAGE_OTHER", "NO_IMAGE", "IMAGE_RECITATION",
+    "UNEXPECTED_TOOL_CALL", "TOO_MANY_TOOL_CALLS", "MISSING_THOUGHT_SIGNATURE", "MALFORMED_RESPONSE",
+    "ESCALATION", "PUP_LIMITED_DISABLED", "CONTINUATION", "MODEL_ARMOR",
+]  # fmt: skip
+
+
+def _gemini_chunk(reason: Any) -> dict:
+    return {
+        "candidates": [
+            {"content": {"role": "model", "parts": [{"text": "hi"}]}, "finishReason": reason, "index": 0}
+        ]
+    }
+
+
+@pytest.mark.parametrize("kind", ["response", "stream"])
+@pytest.mark.parametrize("reason", [*GEMINI_FINISH_REASONS, "SOME_FUTURE_REASON"])
+def test_gemini_finish_reason_is_open_to_upper_snake_names(kind: str, reason: str) -> None:
+    _ok("gemini", kind, _gemini_chunk(reason))
+
+
+@pytest.mark.parametrize("kind", ["response", "stream"])
+@pytest.mark.parametrize("reason", ["stop", "Stop", 3])
+def test_gemini_finish_reason_rejects_what_is_no_enum_name(kind: str, reason: Any) -> None:
+    _rejected("gemini", kind, _gemini_chunk(reason))
+
+
+def test_gemini_response_part_accepts_sdk_part_members() -> None:
+    part = {"text": "hi", "speechMetadata": {}, "mediaResolution": {"level": "MEDIA_RESOLUTION_LOW"}}
+    _ok(
+        "gemini",
+        "response",
+        {"candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP"}]},
+    )
+
+
+def test_gemini_request_accepts_sdk_members() -> None:
+    """models.py `_GenerateContentConfig_to_mldev`, `_Part_to_mldev`, `_ToolConfig_to_mldev`; `Blob`."""
+    part = {
+        "inlineData": {"data": "aGk=", "mimeType": "text/plain", "displayName": "a.txt"},
+        "documentMetadata": {},
+    }
+    body = {
+        "contents": [{"role": "user", "parts": [part, {"text": "hi", "speechMetadata": {}}]}],
+        "continuationToken": "YWJj",
+        "labels": {"team": "a"},
+        "store": False,
+        "toolConfig": {"functionCallingConfig": {"mode": "AUTO"}, "includeServerSideToolInvocations": True},
+    }
+    _ok("gemini", "request", body)
+    _ok("gemini", "tool_choice", {"toolConfig": {"retrievalConfig": {}}})
+    _rejected("gemini", "request", {**body, "model": "gemini-3-pro"})
