@@ -152,3 +152,52 @@ def test_gemini_request_accepts_sdk_members() -> None:
     _ok("gemini", "request", body)
     _ok("gemini", "tool_choice", {"toolConfig": {"retrievalConfig": {}}})
     _rejected("gemini", "request", {**body, "model": "gemini-3-pro"})
+
+
+# --- mistral (mistralai 3.7.0) ------------------------------------------------------------------------------
+
+MISTRAL_MESSAGES = [{"role": "user", "content": "hi"}]
+
+
+@pytest.mark.parametrize(
+    ("member", "value"),
+    [
+        ("top_k", 40),
+        ("min_tokens", 1),
+        ("logprobs", True),
+        ("top_logprobs", 5),
+        ("prompt_logprobs", False),
+        ("top_prompt_logprobs", 2),
+        ("repetition_penalty", 1.1),
+        ("service_tier", "standard_only"),
+        ("service_tier", None),
+    ],
+)
+def test_mistral_request_accepts_sdk_members(member: str, value: Any) -> None:
+    """models/chatcompletionrequest.py `ChatCompletionRequest`."""
+    _ok("mistral", "request", {"model": "mistral-large", "messages": MISTRAL_MESSAGES, member: value})
+
+
+def test_mistral_request_still_rejects_unknown_members_and_tiers() -> None:
+    _rejected("mistral", "request", {"messages": MISTRAL_MESSAGES, "user": "u"})
+    _rejected("mistral", "request", {"messages": MISTRAL_MESSAGES, "service_tier": "priority"})
+
+
+@pytest.mark.parametrize(
+    "tool",
+    [
+        {"type": "image_generation"},
+        {"type": "document_library", "library_ids": ["lib1"]},
+        {"type": "connector", "connector_id": "c1", "tool_configuration": None},
+    ],
+)
+def test_mistral_tools_accept_non_function_tools(tool: dict) -> None:
+    """`ChatCompletionRequest.tools`: Tool | ImageGenerationTool | DocumentLibraryTool | CustomConnector."""
+    _ok("mistral", "tools", [tool])
+    _ok("mistral", "request", {"messages": MISTRAL_MESSAGES, "tools": [tool]})
+
+
+def test_mistral_tools_still_check_function_tools() -> None:
+    _rejected("mistral", "tools", [{"type": "document_library"}])
+    _rejected("mistral", "tools", [{"type": "web_search_premium"}])
+    _rejected("mistral", "tools", [{"function": {"name": "f"}}])
