@@ -201,3 +201,21 @@ def test_mistral_tools_still_check_function_tools() -> None:
     _rejected("mistral", "tools", [{"type": "document_library"}])
     _rejected("mistral", "tools", [{"type": "web_search_premium"}])
     _rejected("mistral", "tools", [{"function": {"name": "f"}}])
+
+
+# --- bedrock-converse (botocore 1.44.8) ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "project", ["default", "proj_1", "arn:aws:bedrock:us-east-1:123456789012:project/p-1"]
+)
+def test_bedrock_request_accepts_project_identifier(project: str) -> None:
+    """data/bedrock-runtime/2023-09-30/service-2.json `ConverseRequest.projectIdentifier`."""
+    body = {"messages": [{"role": "user", "content": [{"text": "hi"}]}], "projectIdentifier": project}
+    _ok("bedrock-converse", "request", body)
+
+
+def test_bedrock_request_still_rejects_unknown_members() -> None:
+    """`modelId` is bound to the URI, not the body."""
+    body = {"messages": [{"role": "user", "content": [{"text": "hi"}]}], "modelId": "m"}
+    _rejected("bedrock-converse", "request", body)
