@@ -107,7 +107,7 @@ import tomllib
 from collections.abc import Callable
 from typing import Any
 
-from ..descriptors import descriptor
+from ..descriptors import descriptor, model_member, without_model_member
 from ..endpoints import PROVIDER_DIALECTS, http_client, is_dialect_path
 from ..http_errors import error_status
 from ..jsonvalue import clip
@@ -580,14 +580,13 @@ class HttpAdapter(Adapter):
 
     def _path_model(self, payload: Any) -> tuple[Any, str | None]:
         """For a client dialect that names the model in the path: the request without the member that names
-        it there (its descriptor's ``request.model_member``) and that model, which goes into the URL."""
-        member = (descriptor(self.client).get("request") or {}).get("model_member")
-        if not self.http.model_in_path or not member or not isinstance(payload, dict):
+        it there (INTERPRETING.md, "The model of a request") and that model, which goes into the URL."""
+        spec = descriptor(self.client)
+        member = model_member(spec)
+        model = payload.get(member) if member and isinstance(payload, dict) else None
+        if not self.http.model_in_path or not isinstance(model, str) or not model:
             return payload, None
-        model = payload.get(member)
-        if not isinstance(model, str) or not model:
-            return payload, None
-        return {k: v for k, v in payload.items() if k != member}, model.removeprefix("models/")
+        return without_model_member(spec, payload), model.removeprefix("models/")
 
     def _call_inner(self, kind: str, payload: Any) -> Any:
         if kind == "request":

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..descriptors import descriptor, without_model_member
 from ..paths import corpus_dir, schemas_dir
 from . import matchers, references, wire
 from .load import profile_reaches
@@ -439,7 +440,10 @@ class _Linter:
             return
         if not isinstance(dialect, str) or not isinstance(kind, str) or "payload" not in source:
             return
-        errors = self.wire_validate(path, "/source/payload", dialect, kind, source["payload"])
+        payload = source["payload"]
+        if kind == "request":  # the model its URL names is no member of its body
+            payload = without_model_member(descriptor(dialect), payload)
+        errors = self.wire_validate(path, "/source/payload", dialect, kind, payload)
         if errors is False:
             return
         because = source.get("invalid_because")

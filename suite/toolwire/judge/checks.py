@@ -15,6 +15,7 @@ from ..adapters import Adapter, Answer
 from ..corpus import Check, equivalence, matchers, profile_reaches, resolve_profile, wire
 from ..corpus.matchers import compare, format_diff, records
 from ..corpus.stream_wire import stream_wire_errors
+from ..descriptors import without_model_member
 from ..jsonvalue import clip
 from ..streams.dialects import accumulate, check_stream
 from ..streams.payload import StreamError
@@ -904,17 +905,6 @@ def _literal(value: Any) -> Any:
     return value
 
 
-def _without_path_model(dialect: str, check: Check) -> Any:
-    """The source payload of a request without the member that names the model where the dialect's endpoint
-    names it in the path (``request.model_member``): a translation into that dialect writes it into the URL,
-    so the body that comes back has none."""
-    member = (check.dialects.get(dialect, {}).get("request") or {}).get("model_member")
-    payload = check.source_payload
-    if check.kind != "request" or not member or not isinstance(payload, dict):
-        return payload
-    return {k: v for k, v in payload.items() if k != member}
-
-
 def judge_round_trip(check: Check, there: Answer, back: Answer | None) -> CheckResult:
     """Judge a round trip: ``there`` is source -> target, ``back`` is that output translated target -> source
     (None when ``there`` gave no payload). The result must equal the source payload (INTERPRETING.md)."""
@@ -940,7 +930,9 @@ def judge_round_trip(check: Check, there: Answer, back: Answer | None) -> CheckR
                 f"with {actual.get('code')!r} at {_path_of(actual)} ({actual.get('message')})",
             )
     assert back is not None
-    expected, actual = comparable(check, _literal(_without_path_model(src, check)), back.payload, src)
+    # the source without the member standing for its URL's model: the way back has no URL to restore it from
+    source = without_model_member(check.dialects.get(src, {}), check.source_payload)
+    expected, actual = comparable(check, _literal(source), back.payload, src)
     return _judge_payload(
         expected,
         actual,
