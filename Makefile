@@ -20,7 +20,7 @@ PROXY_RECIPES ?= $(sort $(wildcard $(NODE_PROXIES:%=integrations/%/*.toml) integ
 LITELLM_VENV := integrations/litellm-proxy/.venv
 
 .PHONY: run reports bench test fuzz lint install install-dev clean proxies proxies-install proxies-run
-.PHONY: aisdk-install aisdk-run
+.PHONY: aisdk-install aisdk-run official-definitions
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -117,9 +117,22 @@ fuzz: $(STAMP_DEV)
 	TOOLWIRE_FUZZ_INPUTS=$(FUZZ_INPUTS) TOOLWIRE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) TOOLWIRE_FUZZ_SEED=$(FUZZ_SEED) \
 	  $(BIN)/python -m pytest tests/reference/test_ref_properties.py -n auto -q
 
+## Regenerate the providers' official definitions the corpus's expectations are checked against
+## (tests/official/README.md) from the releases pinned in tests/official/requirements.txt, in a venv of their own
+## (.venv-official); OFFICIAL_PINS=other-requirements.txt tries newer ones, OPENAPI_SPEC=openapi.json refreshes the
+## OpenAI spec's constraints. Then `make test` says what the new releases refuse.
+OFFICIAL_VENV := .venv-official
+OFFICIAL_PINS ?= tests/official/requirements.txt
+OPENAPI_SPEC ?=
+official-definitions:
+	python3 -m venv $(OFFICIAL_VENV)
+	$(OFFICIAL_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(OFFICIAL_VENV)/bin/python -m pip install --quiet -r $(OFFICIAL_PINS)
+	$(OFFICIAL_VENV)/bin/python tests/official/build_definitions.py $(OPENAPI_SPEC)
+
 lint: $(STAMP_DEV)
 	$(BIN)/toolwire lint
 	$(BIN)/ruff check .
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info
+	rm -rf $(VENV) $(OFFICIAL_VENV) build dist *.egg-info

@@ -500,3 +500,17 @@ def test_pin_model_names_the_configs_model_in_response_requests_too(tmp_path: Pa
     unpinned = write_config(tmp_path / "x", "gemini", "anthropic", pin_model="yes")
     with pytest.raises(AdapterError, match="`pin_model` must be true or false"):
         load_adapter(f"http:{unpinned}")
+
+
+@pytest.mark.parametrize("adapter", [("gemini", "openai-chat")], indirect=True)
+def test_a_gemini_request_s_model_goes_into_the_url_and_on_to_the_upstream(adapter) -> None:
+    """A Gemini request names its model in ``model`` (INTERPRETING.md, "The model of a request"): the adapter
+    calls the proxy's URL for that model, without the member in the body, and the proxy's upstream request
+    names it."""
+    request = {"model": "gemini-2.5-flash", **MINIMAL_REQUESTS["gemini"]}
+    assert adapter._path_model(request) == (MINIMAL_REQUESTS["gemini"], "gemini-2.5-flash")
+    out = adapter.translate("request", "gemini", "openai-chat", request, {})
+    assert out.status == "payload", out
+    assert out.payload["model"] == "gemini-2.5-flash"
+    recorded = adapter.mock.recorded
+    assert recorded is not None and recorded["body"]["model"] == "gemini-2.5-flash"

@@ -358,7 +358,7 @@ def test_a_proxy_calling_another_api_of_the_same_provider_is_no_crash(
     adapter = load_adapter(f"http:{config}")
     problem = f"the proxy sent POST {path} to the openai-chat upstream; expected /v1/chat/completions"
 
-    def fake_send(plan: object, body: dict, stream: bool) -> tuple[int, bytes, dict]:
+    def fake_send(plan: object, body: dict, stream: bool, model: object = None) -> tuple[int, bytes, dict]:
         return 404, b"", {"problem": problem, "path": path, "stream": False, "body": {}}
 
     try:
