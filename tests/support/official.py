@@ -69,6 +69,11 @@ def _choices(node: Any, path: str = "") -> Iterator[tuple[str, int]]:
             yield from _choices(v, f"{path}/{i}")
 
 
+def _enclosing(where: str) -> dict[str, int]:
+    """The alternatives a choice point inside a ``$oneOf`` alternative needs chosen to be reached."""
+    return {where[: m.start()]: int(m.group(1)) for m in re.finditer(r"\|(\d+)", where)}
+
+
 def _esc(key: str) -> str:
     return key.replace("~", "~0").replace("/", "~1")
 
@@ -77,7 +82,7 @@ def variants(expected: Any) -> list[Variant]:
     """The base payload (first alternative everywhere, optional members present), then one payload per other
     alternative of each choice point (the rest at the base)."""
     points = dict(_choices(expected))
-    picks = [{}] + [{where: i} for where, n in points.items() for i in range(1, n)]
+    picks = [{}] + [{**_enclosing(where), where: i} for where, n in points.items() for i in range(1, n)]
     out = []
     for pick in picks:
         variant = Variant(
@@ -265,7 +270,7 @@ def _excuses(exc: dict[str, Any], dialect: str, entry: str, problem: Problem, pa
     if not any(fnmatchcase(problem.at, place) for place in places):
         return False
     member = exc.get("member")
-    if isinstance(member, list):
+    if isinstance(member, list):  # one of them; for additionalProperties, all the unexpected members
         if not problem.member or not set(problem.member.split(",")) <= set(member):
             return False
     elif member is not None and member != problem.member:
