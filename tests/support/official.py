@@ -54,10 +54,10 @@ def _choices(node: Any, path: str = "") -> Iterator[tuple[str, int]]:
             yield path, len(arg)
             for i, alt in enumerate(arg):
                 yield from _choices(alt, f"{path}|{i}")
-        elif name == "$optional":
-            yield path, 2
+        elif name == "$optional":  # its own choice point, `?`: present (0) or absent (1)
+            yield f"{path}?", 2
             yield from _choices(arg, path)
-        elif name in ("$unordered",) and isinstance(arg, list):
+        elif name == "$unordered" and isinstance(arg, list):
             for i, v in enumerate(arg):
                 yield from _choices(v, f"{path}/{i}")
         return
@@ -85,33 +85,13 @@ def variants(expected: Any) -> list[Variant]:
     picks = [{}] + [{**_enclosing(where), where: i} for where, n in points.items() for i in range(1, n)]
     out = []
     for pick in picks:
-        variant = Variant(
-            None,
-            ", ".join(f"{w or '/'}={'absent' if _is_opt(expected, w) else i}" for w, i in pick.items())
-            or "base",
+        label = ", ".join(
+            f"{w[:-1] or '/'}=absent" if w.endswith("?") else f"{w or '/'}={i}" for w, i in pick.items()
         )
+        variant = Variant(None, label or "base")
         variant.value = _concrete(expected, "", "", pick, variant)
         out.append(variant)
     return out
-
-
-def _is_opt(expected: Any, where: str) -> bool:
-    return "$optional" in json.dumps(_node_at(expected, where))[:12] if where else False
-
-
-def _node_at(expected: Any, where: str) -> Any:
-    node = expected
-    for part in re.split(r"(?=[/|])", where):
-        if not part:
-            continue
-        key = part[1:].replace("~1", "/").replace("~0", "~")
-        if part[0] == "|":
-            node = next(iter(node.values()))[int(key)]
-        else:
-            while is_matcher(node) and next(iter(node)) in ("$optional", "$unordered"):
-                node = next(iter(node.values()))
-            node = node[int(key)] if isinstance(node, list) else node[key]
-    return node
 
 
 _ABSENT = object()
@@ -126,7 +106,7 @@ def _concrete(node: Any, choice: str, path: str, pick: dict[str, int], variant: 
         if name == "$absent":
             return _ABSENT
         if name == "$optional":
-            if pick.get(choice) == 1:
+            if pick.get(f"{choice}?") == 1:
                 return _ABSENT
             return _concrete(arg, choice, path, pick, variant)
         if name == "$oneOf":
@@ -149,7 +129,7 @@ def _concrete(node: Any, choice: str, path: str, pick: dict[str, int], variant: 
             return f"{prefix}gen1"
         if name == "$regex":
             variant.typed.add(path)
-            return "x" if re.search(arg, "x") else _matching(arg)
+            return "x"
         variant.anything.add(path)  # $any
         return None
     if isinstance(node, dict):
@@ -163,12 +143,6 @@ def _concrete(node: Any, choice: str, path: str, pick: dict[str, int], variant: 
         items = [_concrete(v, f"{choice}/{i}", f"{path}/{i}", pick, variant) for i, v in enumerate(node)]
         return [v for v in items if v is not _ABSENT]
     return node
-
-
-def _matching(pattern: str) -> str:
-    """A string ``pattern`` finds: its literal prefix (``^fc``, ``^msg_``, an escaped text), else "x"."""
-    literal = re.sub(r"\\(.)", r"\1", pattern.lstrip("^").split("(")[0].rstrip("$").replace("\\s*", " "))
-    return literal if re.search(pattern, literal) else "x"
 
 
 # ---- the definitions and the exceptions table ----
@@ -275,7 +249,7 @@ def _excuses(exc: dict[str, Any], dialect: str, entry: str, problem: Problem, pa
             return False
     elif member is not None and member != problem.member:
         return False
-    if exc.get("upper") and not _upper_listed(problem):
+    if exc.get("upper") and not problem.upper_listed:
         return False
     if "where" in exc:
         holder_at = (
@@ -287,11 +261,6 @@ def _excuses(exc: dict[str, Any], dialect: str, entry: str, problem: Problem, pa
         if not isinstance(holder, dict) or any(holder.get(k) != v for k, v in exc["where"].items()):
             return False
     return True
-
-
-def _upper_listed(problem: Problem) -> bool:
-    """An `enum` error whose value, upper-cased, the enum lists."""
-    return problem.error == "enum" and problem.upper_listed
 
 
 def _at(value: Any, at: str) -> Any:
