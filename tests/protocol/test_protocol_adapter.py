@@ -125,7 +125,6 @@ def test_hang_times_out_and_restarts(toy) -> None:
     assert answer.status == "crash"
     assert "did not answer within 0.5 s (hung" in answer.crash
     assert "toy: seq 1 does hang" in answer.crash
-    assert answer.duration_ms < 5000
     assert _t(adapter, {"do": "echo"}).status == "payload"
     assert adapter.restarts == 1
 
