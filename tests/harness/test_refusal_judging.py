@@ -303,6 +303,17 @@ def test_an_upstream_stream_error_raised_as_the_implementations_own_error_passes
     record = run(checks, errored, Behaviour(overloaded))
     assert record["outcome"] == "passed" and record["handled"] == "raised", record
     assert run(checks, normal, Behaviour(refuse))["outcome"] == "failed"
+    # toward Responses the case accepts an error event or a failed response (a `$oneOf`): raising is as good
+    # (audit 221, finding 19)
+    responses = "streams/anthropic-error-event-mid-tool-call[anthropic>openai-responses]"
+    assert set(checks[responses].expectation["accumulated"]) == {"$oneOf"}
+
+    def internal(kind: str, source: str, target: str, payload: Any) -> Any:
+        raise TranslationRefusal("peer.error", "MidStreamFallbackError: Internal server error", None)
+
+    record = run(checks, responses, Behaviour(internal))
+    assert record["outcome"] == "passed" and record["handled"] == "raised", record
+    assert f"{responses[:-1]},incremental]" not in checks  # a stream ending in an error has no such variant
 
 
 def test_invalid_input_with_a_payload_expected_is_judged_only_under_a_declared_profile(

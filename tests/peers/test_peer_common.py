@@ -19,11 +19,13 @@ from toolwire.peers._common import (
     PeerTranslator,
     SSEStream,
     Upstream,
+    choice_tool_members,
     choice_tools,
     dump,
     eventstream_frame,
     family_model,
     pulled,
+    response_asking,
     sse_text,
     stream_model,
     to_chat_stream,
@@ -149,6 +151,15 @@ def test_dump_keeps_set_members_and_non_null_defaults() -> None:
     assert dump([Msg(refusal="no")]) == [{"type": "message", "refusal": "no"}]
     assert list(to_chat_stream([{"x": 1}])) == [{"data": {"x": 1}}, {"data": "[DONE]"}]
     assert list(to_named_stream([{"type": "ping"}])) == [{"event": "ping", "data": {"type": "ping"}}]
+
+
+def test_a_legacy_function_call_choice_comes_with_functions() -> None:
+    """Chat's deprecated `function_call` names functions of `functions`: beside `tools` OpenAI refuses it, so
+    no client sends that pair (audit 222, finding 21)."""
+    legacy = choice_tool_members("openai-chat", {"function_call": {"name": "g"}})
+    assert list(legacy) == ["functions"] and [f["name"] for f in legacy["functions"]] == ["g"]
+    modern = choice_tool_members("openai-chat", {"tool_choice": "auto"})
+    assert list(modern) == ["tools"] and modern["tools"][0]["type"] == "function"
 
 
 def test_choice_tools_names_the_chosen_tools() -> None:
@@ -360,3 +371,13 @@ def test_a_thought_part_stream_is_no_reply_to_a_request_that_asked_for_none() ->
             assert events.read == 0  # answered, its body not read yet
         assert bool(UNASKED) is noted
     UNASKED.clear()
+
+
+def test_a_reply_from_a_dialect_without_an_http_client_asks_for_nothing() -> None:
+    """Bedrock Converse has no HTTP client description: a response route toward it asks for nothing (it
+    raised KeyError inside the harness before the library was ever called: audit 222, finding 4)."""
+    message = {"role": "assistant", "content": [{"text": "hi"}]}
+    reply = {"output": {"message": message}, "stopReason": "end_turn"}
+    assert response_asking("bedrock-converse", "openai-chat", reply) == {}
+    refusal = {"choices": [{"message": {"role": "assistant", "refusal": "no"}, "finish_reason": "stop"}]}
+    assert response_asking("openai-chat", "anthropic", refusal) != {}  # Structured Outputs asked for

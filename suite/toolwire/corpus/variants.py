@@ -18,6 +18,7 @@ __all__ = [
     "DELIVERY_VARIANTS",
     "FRESH_IDS",
     "INCREMENTAL",
+    "ends_in_error",
     "RESPONSE_IDS",
     "STREAM_VARIANTS",
     "fresh_ids_apply",
@@ -56,8 +57,7 @@ def stream_variants(expectation: dict[str, Any]) -> list[str]:
     """The variant checks an expectation of a stream case gets (none for an expected refusal)."""
     if "error" in expectation or "accumulated" not in expectation:
         return []
-    accumulated = expectation["accumulated"]
-    if isinstance(accumulated, dict) and set(accumulated) == {"error"}:
+    if ends_in_error(expectation):
         # a stream that ends in an error event: re-chunked replays yes, incrementality says little
         return [v for v in STREAM_VARIANTS if v != INCREMENTAL]
     return list(STREAM_VARIANTS)
@@ -71,7 +71,7 @@ def fresh_ids_apply(kind: str, source_dialect: str, source: Any, expectation: di
     target = expectation.get("dialect")
     if kind not in _KINDS or target == source_dialect:
         return False
-    if "error" in expectation or (kind == "stream" and _ends_in_error(expectation)):
+    if "error" in expectation or (kind == "stream" and ends_in_error(expectation)):
         return False
     if kind == "response" and _names_itself(source) and mints_response_id(expectation.get("payload")):
         return True
@@ -101,8 +101,14 @@ def mints_response_id(payload: Any) -> bool:
     return False
 
 
-def _ends_in_error(expectation: dict[str, Any]) -> bool:
+def ends_in_error(expectation: dict[str, Any]) -> bool:
+    """Whether a stream expectation accepts the stream ending in an error alone (the upstream sent an error
+    event): its accumulated answer is ``{"error": …}``, or a ``$oneOf`` with such an alternative (beside a
+    Responses ``response.failed``, say)."""
     accumulated = expectation.get("accumulated")
+    alternatives = accumulated.get("$oneOf") if isinstance(accumulated, dict) else None
+    if isinstance(alternatives, list) and set(accumulated) == {"$oneOf"}:
+        return any(isinstance(a, dict) and set(a) == {"error"} for a in alternatives)
     return isinstance(accumulated, dict) and set(accumulated) == {"error"}
 
 

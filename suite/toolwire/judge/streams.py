@@ -36,7 +36,7 @@ from ..corpus import wire
 from ..corpus.capabilities import speaks_toolwire_codes, validates_input
 from ..corpus.matchers import compare, format_diff, records
 from ..corpus.stream_wire import stream_wire_errors
-from ..corpus.variants import DELIVERY_PREFIX, INCREMENTAL
+from ..corpus.variants import DELIVERY_PREFIX, INCREMENTAL, ends_in_error
 from ..streams.dialects import accumulate, check_stream, rechunk
 from ..streams.incremental import measure
 from ..streams.payload import StreamError, stream_events
@@ -170,7 +170,7 @@ def run_stream_check(adapter: Any, check: Any, profile: dict[str, Any]) -> Any:
     else:
         answer = adapter.translate_stream(check.source, check.target, events, profile)
     answer = with_envelope(adapter.capabilities, check, answer)
-    if answer.status == "error" and answer.mutated is None and _ends_in_error(check):
+    if answer.status == "error" and answer.mutated is None and ends_in_error(check.expectation):
         return raised(check, answer, label)
     caps = adapter.capabilities
     garbage = garbage_in(check) and not validates_input(caps)
@@ -250,12 +250,6 @@ def _passed_on_unchanged(check: Any, events: list[Any], output: Any) -> bool:
         return False
     data = [e.get("data") if isinstance(e, dict) else e for e in output]
     return data == [e.get("data") for e in events]
-
-
-def _ends_in_error(check: Any) -> bool:
-    """Whether the expected stream accumulates to an error alone (the upstream sent an error event)."""
-    accumulated = check.expectation.get("accumulated")
-    return isinstance(accumulated, dict) and set(accumulated) == {"error"}
 
 
 class ObservedEvents(list):  # type: ignore[type-arg]

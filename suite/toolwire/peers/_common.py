@@ -30,6 +30,7 @@ from typing import Any
 
 import httpx
 
+from ..descriptors import descriptor
 from ..endpoints import PROVIDER_DIALECTS, expected_path, http_client, is_dialect_path
 from ..http_errors import error_status
 from ..protocol import LIBRARY_OBJECTS, UNSUPPORTED, TranslationRefusal
@@ -45,6 +46,7 @@ __all__ = [
     "accumulated_body",
     "answered_model",
     "bedrock_runtime_client",
+    "choice_tool_members",
     "choice_tools",
     "sent_choice",
     "sent_tools",
@@ -284,6 +286,15 @@ def accumulated_body(events: Any, dialect: str) -> Any:
         return None
 
 
+def response_asking(upstream: str, client: str, body: Any) -> dict[str, Any]:
+    """The members a ``client``-dialect request adds to ask for what the ``upstream`` response ``body`` holds
+    that the provider gives only when asked (``HttpClient.asking_for``; {} for no provider dialect: Bedrock
+    Converse has no HTTP client description, and asks for nothing)."""
+    if upstream not in PROVIDER_DIALECTS:
+        return {}
+    return http_client(upstream).asking_for(client, lambda: body)
+
+
 def stream_asking(upstream: str, client: str, events: Any) -> dict[str, Any]:
     """The members a ``client``-dialect request adds to ask for what the ``upstream`` stream ``events`` hold
     that the provider gives only when asked (``HttpClient.asking_for``; {} for no provider dialect)."""
@@ -504,6 +515,18 @@ def choice_tools(source: str, choice: dict[str, Any]) -> list[dict[str, Any]]:
         else {"type": "function", "function": {"name": n, "description": n, "parameters": schema}}
         for n in unique
     ]
+
+
+def choice_tool_members(source: str, choice: Any) -> dict[str, Any]:
+    """The request members that declare :func:`choice_tools` beside a tool-choice payload: ``tools``, or, for
+    a deprecated choice member (Chat's ``function_call``: the descriptor's ``lift.legacy_tools``), the
+    deprecated list it names functions of (``functions``); OpenAI refuses ``function_call`` beside ``tools``,
+    so no client sends that pair."""
+    tools = choice_tools(source, choice)
+    legacy = (descriptor(source).get("lift") or {}).get("legacy_tools")
+    if isinstance(legacy, dict) and isinstance(choice, dict) and legacy.get("choice_member") in choice:
+        return {legacy["tools_member"]: [t["function"] for t in tools if "function" in t]}
+    return {"tools": tools}
 
 
 def _custom_tool(source: str, name: str) -> dict[str, Any]:

@@ -53,7 +53,7 @@ from ._common import (
     Upstream,
     answered_model,
     bedrock_runtime_client,
-    choice_tools,
+    choice_tool_members,
     dump,
     family_model,
     refuse_unsupported_members,
@@ -182,7 +182,7 @@ class AisuiteTranslator(PeerTranslator):
             up = Upstream()
             body = {
                 "messages": [{"role": "user", "content": "hi"}],
-                "tools": choice_tools("openai-chat", payload),
+                **choice_tool_members("openai-chat", payload),
                 **payload,
             }
             sent = up.capture(lambda: _create(target, up, body), target)

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..endpoints import http_client
 from ._common import (
     INCLUDE_USAGE,
     LEGACY_FUNCTIONS,
@@ -51,11 +50,12 @@ from ._common import (
     Upstream,
     answered_model,
     bedrock_runtime_client,
-    choice_tools,
+    choice_tool_members,
     dump,
     family_model,
     refuse_unsupported_members,
     reply_asked,
+    response_asking,
     sent_choice,
     sent_tools,
     sse_text,
@@ -178,7 +178,7 @@ class AnyLLMTranslator(PeerTranslator):
     def _choice(self, source: str, target: str) -> Any:
         def run(payload: Any, profile: dict[str, str]) -> Any:
             up = Upstream()
-            body = {**MINIMAL[source], "tools": choice_tools(source, payload), **payload}
+            body = {**MINIMAL[source], **choice_tool_members(source, payload), **payload}
             sent = up.capture(lambda: _call(source, target, up, body), target)
             return sent_choice(target, sent, CHOICE_MEMBERS.get(target, ()))
 
@@ -189,7 +189,7 @@ class AnyLLMTranslator(PeerTranslator):
 
         def run(payload: Any, profile: dict[str, str]) -> Any:
             up = Upstream(("json", payload), target)
-            asking = http_client(target).asking_for(source, lambda: payload)
+            asking = response_asking(target, source, payload)
             body = {**MINIMAL[source], "model": answered_model(payload), **asking}
             return dump(reply_asked(up, asking, lambda: _call(source, target, up, body)))
 

@@ -40,7 +40,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocol import DOCUMENTED_DROPS, UNSUPPORTED, TranslationRefusal
-from ._common import PeerTranslator, choice_tools, dump, family_model, refuse_unsupported_members
+from ._common import PeerTranslator, choice_tool_members, dump, family_model, refuse_unsupported_members
 
 DEFAULT_MODEL = {"anthropic": "claude-sonnet-4-5", "openai-chat": "gpt-4.1", "openai-responses": "gpt-4.1"}
 MINIMAL = {
@@ -254,7 +254,7 @@ class LangChainTranslator(PeerTranslator):
 
     def _choice(self, source: str, target: str) -> Any:
         def run(payload: Any, profile: dict[str, str]) -> Any:
-            body = {**MINIMAL[source], "tools": choice_tools(source, payload), **payload}
+            body = {**MINIMAL[source], **choice_tool_members(source, payload), **payload}
             sent = _payload(source, target, body)
             return {k: sent[k] for k in CHOICE_MEMBERS[target] if k in sent}
 

@@ -49,18 +49,18 @@ import logging
 import os
 from typing import Any
 
-from ..endpoints import http_client
 from ..streams.sse import events_from_sse
 from ._common import (
     INCLUDE_USAGE,
     PeerTranslator,
     Upstream,
     answered_model,
-    choice_tools,
+    choice_tool_members,
     dump,
     family_model,
     pulled,
     reply_asked,
+    response_asking,
     sent_choice,
     sent_tools,
     stream_asking,
@@ -250,7 +250,7 @@ class LiteLLMTranslator(PeerTranslator):
     def _choice(self, target: str) -> Any:
         def run(payload: Any, profile: dict[str, str]) -> Any:
             up = Upstream()
-            body = {**MINIMAL_CHAT, "tools": choice_tools("openai-chat", payload), **payload}
+            body = {**MINIMAL_CHAT, **choice_tool_members("openai-chat", payload), **payload}
             sent = up.capture(lambda: _completion(target, up, body), target)
             return sent_choice(target, sent, CHOICE_MEMBERS.get(target, ()))
 
@@ -261,7 +261,7 @@ class LiteLLMTranslator(PeerTranslator):
 
         def run(payload: Any, profile: dict[str, str]) -> Any:
             up = Upstream(("json", payload), target)
-            asking = http_client(target).asking_for(source, lambda: payload)
+            asking = response_asking(target, source, payload)
             body = {**minimal, "model": answered_model(payload), **asking}
             return dump(reply_asked(up, asking, lambda: call(target, up, body)))
 
