@@ -29,7 +29,8 @@ OPENAI_SPEC_CONSTRAINTS = {
     "openai-chat": "CreateChatCompletionRequest",
     "openai-responses": "CreateResponse",
 }
-_DROP = ("title", "description", "examples", "default", "discriminator")
+#: JSON Schema annotations, which say nothing about what is valid
+_ANNOTATIONS = ("title", "description", "examples", "default", "discriminator")
 
 
 # ---- pydantic-typed SDKs -------------------------------------------------------------------------------
@@ -257,17 +258,19 @@ def with_choice_fragment(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def closed(schema: Any) -> Any:
-    """``schema`` without prose and with every object that names its members closed to others."""
+    """``schema`` without its annotations (prose, examples, defaults), every object that names its members
+    closed to others."""
     if isinstance(schema, list):
         return [closed(s) for s in schema]
     if not isinstance(schema, dict):
         return schema
-    out = {k: closed(v) for k, v in schema.items() if k not in _DROP or not isinstance(v, str | list | dict)}
-    for k in _DROP:
-        if k in ("default", "examples", "discriminator"):
-            out.pop(k, None)
-    if "properties" in out and isinstance(out["properties"], dict):
-        out["properties"] = {k: closed(v) for k, v in schema["properties"].items()}
+    out = {}
+    for key, value in schema.items():
+        if key in ("properties", "$defs") and isinstance(value, dict):  # names, not keywords
+            out[key] = {name: closed(sub) for name, sub in value.items()}
+        elif key not in _ANNOTATIONS:
+            out[key] = closed(value)
+    if isinstance(out.get("properties"), dict):
         out["additionalProperties"] = False
     return out
 
