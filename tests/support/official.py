@@ -195,8 +195,11 @@ def _real(error: Any, dialect: str, entry: str, variant: Variant, used: set[int]
             by_branch.setdefault(sub.relative_schema_path[0], []).append(sub)
         branches = []
         for subs in by_branch.values():
-            real = [p for sub in subs for p in _real(sub, dialect, entry, variant, used)]
+            excused: set[int] = set()  # counted as used only where they make the alternative fit
+            real = [p for sub in subs for p in _real(sub, dialect, entry, variant, excused)]
             if not real:
+                if used is not None:
+                    used |= excused
                 return []  # an alternative fits but for what matchers or exceptions account for
             branches.append(real)
         # the alternative that came closest: the fewest problems, the deepest first one
