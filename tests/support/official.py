@@ -20,6 +20,9 @@ from typing import Any
 
 import jsonschema
 from toolwire.corpus.matchers import is_matcher, pointer
+from toolwire.descriptors import descriptor
+from toolwire.jsonvalue import values_at
+from toolwire.judge.envelope import fill_envelope
 
 ROOT = Path(__file__).resolve().parents[2]
 OFFICIAL = ROOT / "tests" / "official"
@@ -63,7 +66,7 @@ def _choices(node: Any, path: str = "") -> Iterator[tuple[str, int]]:
         return
     if isinstance(node, dict):
         for k, v in node.items():
-            yield from _choices(v, f"{path}/{_esc(k)}")
+            yield from _choices(v, f"{path}{pointer([k])}")
     elif isinstance(node, list):
         for i, v in enumerate(node):
             yield from _choices(v, f"{path}/{i}")
@@ -72,10 +75,6 @@ def _choices(node: Any, path: str = "") -> Iterator[tuple[str, int]]:
 def _enclosing(where: str) -> dict[str, int]:
     """The alternatives a choice point inside a ``$oneOf`` alternative needs chosen to be reached."""
     return {where[: m.start()]: int(m.group(1)) for m in re.finditer(r"\|(\d+)", where)}
-
-
-def _esc(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
 
 
 def variants(expected: Any) -> list[Variant]:
@@ -135,7 +134,7 @@ def _concrete(node: Any, choice: str, path: str, pick: dict[str, int], variant: 
     if isinstance(node, dict):
         out = {}
         for k, v in node.items():
-            value = _concrete(v, f"{choice}/{_esc(k)}", f"{path}/{_esc(k)}", pick, variant)
+            value = _concrete(v, f"{choice}{pointer([k])}", f"{path}{pointer([k])}", pick, variant)
             if value is not _ABSENT:
                 out[k] = value
         return out
@@ -260,22 +259,10 @@ def _excuses(exc: dict[str, Any], dialect: str, entry: str, problem: Problem, pa
             if problem.error in ("required", "additionalProperties")
             else problem.at.rsplit("/", 1)[0]
         )
-        holder = _at(payload, holder_at)
+        holder = next(iter(values_at(payload, holder_at)), None)
         if not isinstance(holder, dict) or any(holder.get(k) != v for k, v in exc["where"].items()):
             return False
     return True
-
-
-def _at(value: Any, at: str) -> Any:
-    for part in at.split("/")[1:]:
-        key = part.replace("~1", "/").replace("~0", "~")
-        if isinstance(value, list):
-            value = value[int(key)] if key.isdigit() and int(key) < len(value) else None
-        elif isinstance(value, dict):
-            value = value.get(key)
-        else:
-            return None
-    return value
 
 
 # ---- what the corpus expects, by entry ----
@@ -319,7 +306,7 @@ def as_sent(dialect: str, kind: str, value: Any) -> tuple[str, Any] | None:
             return "stream_event", {"type": "error", "sequence_number": 0, **value["error"]}
         return "error", value
     if kind in ("response", "stream"):
-        return "response", _with_envelope(dialect, kind, value)
+        return "response", _with_envelope(dialect, value)
     return kind, value
 
 
@@ -335,29 +322,9 @@ def rebased(variant: Variant, kind: str, dialect: str) -> Variant:
     return Variant(variant.value, variant.label, inside(variant.anything), inside(variant.typed))
 
 
-def _with_envelope(dialect: str, kind: str, value: Any) -> Any:
-    from toolwire.descriptors import descriptor
-
-    envelope = (descriptor(dialect).get("envelope") or {}).get("response") or {}
-    for where, blank in envelope.items():
-        *parents, name = where.strip("/").split("/")
-        for holder in _each(value, parents):
-            if isinstance(holder, dict) and name not in holder:
-                holder[name] = blank
+def _with_envelope(dialect: str, value: Any) -> Any:
+    fill_envelope(value, (descriptor(dialect).get("envelope") or {}).get("response") or {})
     return value
-
-
-def _each(value: Any, parts: list[str]) -> Iterator[Any]:
-    if not parts:
-        yield value
-        return
-    head, rest = parts[0], parts[1:]
-    if head == "*":
-        items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
-        for item in items:
-            yield from _each(item, rest)
-    elif isinstance(value, dict) and head in value:
-        yield from _each(value[head], rest)
 
 
 # ---- payloads drawn from a definition ----

@@ -18,7 +18,7 @@ from ..corpus.capabilities import hands_library_objects
 from ..corpus.equivalence import judged_pointers
 from ..descriptors import descriptor
 
-__all__ = ["with_envelope"]
+__all__ = ["fill_envelope", "with_envelope"]
 
 
 def with_envelope(capabilities: dict[str, Any], check: Check, answer: Answer) -> Answer:
@@ -37,11 +37,17 @@ def with_envelope(capabilities: dict[str, Any], check: Check, answer: Answer) ->
         bodies = [ev.get("data") for ev in payload if isinstance(ev, dict)]
     else:
         return answer
+    unjudged = {pointer: blank for pointer, blank in envelope.items() if pointer not in judged}
     for body in bodies:
-        for pointer, blank in envelope.items():
-            if pointer not in judged:
-                _fill(body, pointer.split("/")[1:], blank)
+        fill_envelope(body, unjudged)
     return replace(answer, payload=payload)
+
+
+def fill_envelope(body: Any, envelope: dict[str, Any]) -> None:
+    """Set each member of ``envelope`` (JSON Pointer pattern → blank; ``*``: every key or index) that ``body``
+    lacks where its parent exists, in place."""
+    for pointer, blank in envelope.items():
+        _fill(body, pointer.split("/")[1:], blank)
 
 
 def _fill(value: Any, tokens: list[str], blank: Any) -> None:

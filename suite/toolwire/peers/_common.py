@@ -288,19 +288,21 @@ def accumulated_body(events: Any, dialect: str) -> Any:
 
 def response_asking(upstream: str, client: str, body: Any) -> dict[str, Any]:
     """The members a ``client``-dialect request adds to ask for what the ``upstream`` response ``body`` holds
-    that the provider gives only when asked (``HttpClient.asking_for``; {} for no provider dialect: Bedrock
-    Converse has no HTTP client description, and asks for nothing)."""
-    if upstream not in PROVIDER_DIALECTS:
-        return {}
-    return http_client(upstream).asking_for(client, lambda: body)
+    that the provider gives only when asked (``HttpClient.asking_for``)."""
+    return _asking(upstream, client, lambda: body)
 
 
 def stream_asking(upstream: str, client: str, events: Any) -> dict[str, Any]:
     """The members a ``client``-dialect request adds to ask for what the ``upstream`` stream ``events`` hold
-    that the provider gives only when asked (``HttpClient.asking_for``; {} for no provider dialect)."""
+    that the provider gives only when asked (``HttpClient.asking_for``)."""
+    return _asking(upstream, client, lambda: accumulated_body(events, upstream))
+
+
+def _asking(upstream: str, client: str, reply: Callable[[], Any]) -> dict[str, Any]:
+    """{} for no provider dialect (Bedrock Converse has no HTTP client description, and asks for nothing)."""
     if upstream not in PROVIDER_DIALECTS:
         return {}
-    return http_client(upstream).asking_for(client, lambda: accumulated_body(events, upstream))
+    return http_client(upstream).asking_for(client, reply)
 
 
 def reply_asked(up: Upstream, asking: dict[str, Any], call: Callable[[], Any]) -> Any:
@@ -525,6 +527,7 @@ def choice_tool_members(source: str, choice: Any) -> dict[str, Any]:
     tools = choice_tools(source, choice)
     legacy = (descriptor(source).get("lift") or {}).get("legacy_tools")
     if isinstance(legacy, dict) and isinstance(choice, dict) and legacy.get("choice_member") in choice:
+        # the deprecated list holds the function objects themselves (the descriptor's legacy_tools.tool)
         return {legacy["tools_member"]: [t["function"] for t in tools if "function" in t]}
     return {"tools": tools}
 
