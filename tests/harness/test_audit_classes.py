@@ -765,3 +765,17 @@ def test_any_documented_reasoning_summary_level_asks_for_the_thinking_text(
         return out
 
     assert run(checks, check.id, answer)["outcome"] == outcome
+
+
+def test_a_responses_tool_marked_strict_is_what_no_strict_gives_and_the_wire_guards_the_rest() -> None:
+    """Responses uses strict validation by itself where a tool's schema allows it, so `strict: true` on such
+    a schema is the same as none (claude-code-router's Edit tool, audit 232, finding 10); on a schema strict
+    mode cannot take, the API refuses it, and the wire schema says so."""
+    params = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
+    tool = {"type": "function", "name": "f", "parameters": {**params, "additionalProperties": False}}
+    assert _same("openai-responses", "tools", [tool], [{**tool, "strict": True}])
+    assert wire.validate("openai-responses", "tools", [{**tool, "strict": True}]) == []
+    loose = {"type": "function", "name": "f", "parameters": params, "strict": True}  # no additionalProperties
+    assert wire.validate("openai-responses", "tools", [loose])
+    assert not _same("openai-chat", "tools", [{"type": "function", "function": {"name": "f"}}],
+                     [{"type": "function", "function": {"name": "f", "strict": True}}])  # fmt: skip
