@@ -288,8 +288,16 @@ def decode_stop_reason(dialect: DialectRules, value: str, has_tool_calls: bool) 
     return mapped
 
 
-def encode_stop_reason(dialect: DialectRules, stop_reason: str) -> str:
-    """The provider value of a canonical stop reason, by the dialect's ``stop_reasons_out`` table."""
+#: stop reasons that tell a client nothing it acts on besides the content (a turn ended, paused or hit a
+#: stop sequence): next to tool calls, a dialect whose clients loop on its tool-call reason writes that
+QUIET_STOPS = frozenset({"end_turn", "stop_sequence", "pause_turn"})
+
+
+def encode_stop_reason(dialect: DialectRules, stop_reason: str, has_tool_calls: bool = False) -> str:
+    """The provider value of a canonical stop reason, by the dialect's ``stop_reasons_out`` table (the
+    tool-use value for a quiet stop next to tool calls, where ``dialect.calls_end_loop``)."""
+    if has_tool_calls and dialect.calls_end_loop and stop_reason in QUIET_STOPS:
+        stop_reason = "tool_use"
     return dialect.stop_reasons_out[stop_reason]
 
 

@@ -144,7 +144,9 @@ class DialectRules:
       equivalent is ``request.unsupported_field`` (dropped under ``unsupported=degrade``);
     - ``request_default_values``: members dropped silently only while they hold their documented default;
     - ``stop_reasons_in`` (provider value → canonical; None: ``tool_use`` when the response has tool calls,
-      else ``end_turn``; values not listed: ``other``) and ``stop_reasons_out`` (canonical → provider).
+      else ``end_turn``; values not listed: ``other``) and ``stop_reasons_out`` (canonical → provider);
+    - ``calls_end_loop``: the dialect's clients loop on its tool-call stop reason (Chat's ``tool_calls``),
+      so a stop carrying nothing else a client acts on (``QUIET_STOPS``) next to tool calls is written so.
     """
 
     name: str
@@ -165,6 +167,7 @@ class DialectRules:
     request_default_values: Mapping[str, tuple] = field(default_factory=dict)
     stop_reasons_in: Mapping[str, str | None] = field(default_factory=dict)
     stop_reasons_out: Mapping[str, str] = field(default_factory=dict)
+    calls_end_loop: bool = False
     #: ``tool_name_pattern`` compiled: its ``fullmatch``
     name_rule: Callable[[str], re.Match | None] = field(init=False, repr=False, compare=False)
     #: ``call_id_pattern`` compiled (its ``fullmatch``), None without one

@@ -67,6 +67,9 @@ class ChatRequestCodec:
     - ``result_names``: tool messages carry the function ``name`` (read, and written when the result has one).
     """
 
+    #: a streamed request asks for usage (``stream_options.include_usage``; OpenAI sends none unless asked)
+    stream_usage_option = False
+
     known: frozenset[str] = KNOWN
     system_roles: tuple[str, ...] = ("system",)
     legacy: bool = False
@@ -305,6 +308,9 @@ class ChatRequestCodec:
         if "response_format" in req.settings:
             out["response_format"] = self.encode_format(req, profile)
         put_settings(req, out, {"stream": "stream"})
+        if out.get("stream") is True and self.stream_usage_option:
+            # every other dialect's stream reports usage; OpenAI's only when asked (its final usage chunk)
+            out["stream_options"] = {"include_usage": True}
         return out
 
     def encode_extras(self, req: Request, out: dict, profile: Mapping[str, str]) -> None:

@@ -200,7 +200,7 @@ class ChatResponseCodec:
         text = joined_text(content)
         calls = self.encode_calls(content, profile)
         stop_reason = canonical["stop_reason"]
-        finish = encode_stop_reason(self.rules, stop_reason)
+        finish = encode_stop_reason(self.rules, stop_reason, bool(calls))
         message: dict = {"role": "assistant", "content": text if text or not calls else None}
         if stop_reason == "refusal" and self.refusal_member:
             if text:

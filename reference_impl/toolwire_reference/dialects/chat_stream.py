@@ -238,7 +238,7 @@ class ChatEncoder(Encoder):
 
     def on_message_end(self, event: dict) -> list[dict]:
         self.ended = True
-        finish = encode_stop_reason(self.rules, event["stop_reason"])
+        finish = encode_stop_reason(self.rules, event["stop_reason"], self.count > 0)
         if event["stop_reason"] == "refusal" and not self.texts:
             finish = "content_filter"
         out = [self._chunk({}, finish)]

@@ -41,6 +41,7 @@ RULES = DialectRules(
         "tool_calls": "tool_use",
         "error": "error",
     },
+    calls_end_loop=True,
     stop_reasons_out={
         "end_turn": "stop",
         "max_tokens": "length",

@@ -103,7 +103,7 @@ class MistralEncoder(ChatEncoder):
 
     def on_message_end(self, event: dict) -> list[dict]:
         self.ended = True
-        chunk = self._chunk({}, encode_stop_reason(RULES, event["stop_reason"]))
+        chunk = self._chunk({}, encode_stop_reason(RULES, event["stop_reason"], self.count > 0))
         usage = CODEC.encode_usage(event)
         if usage is not None:
             chunk["data"]["usage"] = usage

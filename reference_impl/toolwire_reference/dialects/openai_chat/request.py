@@ -28,6 +28,8 @@ NAME = RULES.name
 class OpenAIChatRequest(ChatRequestCodec):
     """OpenAI's Chat Completions request."""
 
+    stream_usage_option = True
+
     known = KNOWN | {
         "functions",
         "function_call",

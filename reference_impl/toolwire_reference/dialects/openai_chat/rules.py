@@ -45,6 +45,7 @@ RULES = DialectRules(
         "function_call": "tool_use",
         "content_filter": "content_filter",
     },
+    calls_end_loop=True,
     stop_reasons_out={
         "end_turn": "stop",
         "max_tokens": "length",
