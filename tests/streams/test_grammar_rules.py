@@ -20,7 +20,7 @@ def capture(prefix: str) -> list:
 
 def first(events: list, dialect: str) -> Violation:
     found = check_stream(events, dialect)
-    assert len(found) == 1, f"expected a violation, the stream is valid for {dialect}"
+    assert found, f"expected a violation, the stream is valid for {dialect}"
     return found[0]
 
 
@@ -368,3 +368,15 @@ def test_a_done_line_after_an_anthropic_stream_is_what_the_sdk_skips() -> None:
     assert accumulate([*events, {"data": "[DONE]"}], "anthropic") == accumulate(events, "anthropic")
     # a named event after the end is still one too many
     assert check_stream([*events, {"event": "ping", "data": {"type": "ping"}}], "anthropic")
+
+
+def test_one_broken_rule_does_not_hide_another() -> None:
+    """Chunk ids that change and a second call reusing the first one's index are two bugs: both named."""
+    events = capture("openai-chat/09")
+    for i, event in enumerate(events[1:-1], start=1):
+        if isinstance(event["data"], dict):
+            event["data"]["id"] = f"chatcmpl-{i}"
+    events[13]["data"]["choices"][0]["delta"]["tool_calls"][0]["index"] = 5
+    found = check_stream(events, "openai-chat")
+    assert [v.rule for v in found] == ["openai-chat.chunk-id", "openai-chat.tool-call-index"]
+    assert (found[0].index, found[1].index) == (1, 13)

@@ -85,8 +85,7 @@ def _judge_output(
     if wire_errors:
         problems.append(f"{len(wire_errors)} event member(s) invalid for the {check.target} stream schema")
     violations = check_stream(output, check.target)
-    if violations:
-        problems.append(f"{check.target} stream grammar: {violations[0]}")
+    problems += [f"{check.target} stream grammar: {violation}" for violation in violations]
     wire_valid = not wire_errors and not violations
     diffs: list[str] = []
     differences: list[dict[str, Any]] = []

@@ -41,17 +41,32 @@ def grammar_for(dialect: str) -> Grammar:
 
 
 def check_stream(events: Any, dialect: str) -> list[Violation]:
-    """The first rule of ``dialect``'s grammar that ``events`` break ([] when the stream is valid)."""
+    """The rules of ``dialect``'s grammar that ``events`` break, each at its first violation, in the order
+    they were found ([] when the stream is valid). A rule that leaves the stream readable (``Grammar.note``:
+    a chunk's id, an event's name) does not stop the check, so it never hides another bug (wrong chunk ids
+    and wrong tool-call indexes are two); the first rule that does stops it, as what follows it would only
+    repeat it."""
     grammar = grammar_for(dialect)
     if not isinstance(events, list):
         return [Violation(None, f"{dialect}.stream-shape", "a stream is a list of events")]
-    try:
-        for i, event in enumerate(events):
-            grammar.event(i, event)
-        grammar.end(len(events))
-    except GrammarViolation as exc:
-        return [exc.violation]
-    return []
+    found: dict[str, Violation] = {}
+    for i, event in enumerate([*events, None]):
+        try:
+            if i < len(events):
+                grammar.event(i, event)
+            else:
+                grammar.end(len(events))
+        except GrammarViolation as exc:
+            grammar.noted.append(exc.violation)
+            stop = True
+        else:
+            stop = False
+        for violation in grammar.noted:
+            found.setdefault(violation.rule, violation)
+        grammar.noted.clear()
+        if stop:
+            break
+    return list(found.values())
 
 
 def accumulate(events: Any, dialect: str) -> Any:

@@ -2,9 +2,11 @@
 found by dialect name by :mod:`toolwire.streams.dialects`).
 
 A grammar sees the events of one stream in order (``event(index, name, data)``), then the end of the
-stream (``end()``); the first rule broken raises :class:`GrammarViolation` naming the event index and the
-rule, e.g. ``event 7: content_block_delta for index 2 but block 2 was never started``. Checking stops at
-the first violation (later ones are usually consequences of it).
+stream (``end()``); a rule broken raises :class:`GrammarViolation` naming the event index and the rule,
+e.g. ``event 7: content_block_delta for index 2 but block 2 was never started``, and checking stops
+there (what follows would mostly repeat it). A rule whose breach leaves the stream readable (a chunk's id,
+an event's name) is recorded with :meth:`Grammar.note` instead and checking goes on, so it never hides a
+second bug (:func:`toolwire.streams.dialects.check_stream` reports every rule broken, each once).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ class Violation:
 
 
 class GrammarViolation(Exception):
-    """Raised by a grammar at the first rule a stream breaks."""
+    """Raised by a grammar at a rule a stream breaks (the event that broke it is not taken further)."""
 
     def __init__(self, violation: Violation) -> None:
         super().__init__(str(violation))
@@ -63,9 +65,15 @@ class Grammar:
         self.index = -1
         self.ended = False  # a terminal event was seen: nothing may follow
         self.raised = False  # an error event was seen: a client raises there and reads nothing after it
+        self.noted: list[Violation] = []  # rules broken without stopping the event (:meth:`note`)
 
     def fail(self, rule: str, message: str, *, at_end: bool = False) -> GrammarViolation:
         return GrammarViolation(Violation(None if at_end else self.index, f"{self.dialect}.{rule}", message))
+
+    def note(self, rule: str, message: str) -> None:
+        """Record a broken rule that leaves the rest of the event readable (a chunk's id, its object
+        name): the event is checked further, so a second bug in it is not hidden behind this one."""
+        self.noted.append(Violation(self.index, f"{self.dialect}.{rule}", message))
 
     def event(self, index: int, event: Any) -> None:
         self.index = index
@@ -89,11 +97,11 @@ class Grammar:
         if isinstance(data, dict) and self.event_names is not False and self.names_in_data:
             kind = data.get("type")
             if name is None and self.event_names:
-                raise self.fail(
+                self.note(
                     "event-name", f"the SSE event name is missing (clients dispatch on it; expected {kind!r})"
                 )
-            if name is not None and name != kind:
-                raise self.fail("event-name", f"SSE event name {name!r} differs from data.type {kind!r}")
+            elif name is not None and name != kind:
+                self.note("event-name", f"SSE event name {name!r} differs from data.type {kind!r}")
         self.on_event(name, data)
 
     def end(self, count: int) -> None:

@@ -56,15 +56,11 @@ class OpenAIChatGrammar(Grammar):
             self.error = True
             return
         if data.get("object") != "chat.completion.chunk":
-            raise self.fail(
-                "chunk-object", f"object must be 'chat.completion.chunk' (got {data.get('object')!r})"
-            )
+            self.note("chunk-object", f"object must be 'chat.completion.chunk' (got {data.get('object')!r})")
         if self.chunks == 0:
             self.id = data.get("id")
         elif data.get("id") != self.id:
-            raise self.fail(
-                "chunk-id", f"chunk id {data.get('id')!r} differs from the first chunk's {self.id!r}"
-            )
+            self.note("chunk-id", f"chunk id {data.get('id')!r} differs from the first chunk's {self.id!r}")
         self.chunks += 1
         choices = data.get("choices")
         if not isinstance(choices, list):
