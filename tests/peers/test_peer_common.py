@@ -171,12 +171,18 @@ def test_choice_tools_names_the_chosen_tools() -> None:
 class _Lib(PeerTranslator):
     name = "lib"
     dist = "toolwire"
+    library_modules = (__name__.split(".")[0],)  # this module plays the library
 
     def setup(self) -> None:
         def boom(payload, profile):
             raise payload
 
+        def unpack(payload, profile):
+            name, schema = payload  # a ValueError Python raises: the library did not mean it
+            return [name, schema]
+
         self.routes[("tools", "openai-chat", "anthropic")] = boom
+        self.routes[("tools", "openai-chat", "gemini")] = unpack
 
         def stream(events, profile):
             for ev in events:
@@ -199,9 +205,11 @@ def test_deliberate_errors_are_refusals_and_crashes_stay_crashes() -> None:
         lib.translate("tools", "openai-chat", "anthropic", KeyError("description"), {})
     with pytest.raises(TypeError):  # an empty message is no refusal
         lib.translate("tools", "openai-chat", "anthropic", TypeError(""), {})
+    with pytest.raises(ValueError, match="unpack"):  # a ValueError no raise statement of the library made
+        lib.translate("tools", "openai-chat", "gemini", [1, 2, 3], {})
     caps = lib.capabilities()
     assert caps["kinds"] == {
-        "tools": [["openai-chat", "anthropic"]],
+        "tools": [["openai-chat", "anthropic"], ["openai-chat", "gemini"]],
         "stream": [["anthropic", "openai-chat"]],
     }
     assert caps["language"] == "python"

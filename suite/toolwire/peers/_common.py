@@ -22,6 +22,7 @@ import binascii
 import enum
 import importlib.metadata
 import json
+import linecache
 import re
 import struct
 import urllib.parse
@@ -563,14 +564,15 @@ _UNEXPECTED_KEYWORD = re.compile(r"got an unexpected keyword argument '\w+'")
 class PeerTranslator:
     """Base class: a route table ``{(kind, source, target): fn(payload, profile)}`` and the refusal rule.
 
-    Refusals: an exception the library raises on purpose for a bad input (a ``ValueError`` — which includes
-    ``json.JSONDecodeError`` and pydantic's ``ValidationError`` — or an exception class defined by the library
-    itself, with a non-empty message; or a ``TypeError`` for an unexpected keyword argument, the provider
-    SDK's signature refusing a parameter the library passed on as given) becomes a refusal with the code
-    from :meth:`error_code`: an obvious corpus code where there is one (invalid JSON arguments →
+    Refusals: an exception the library raises on purpose for a bad input (a ``ValueError`` its own code
+    raises with a ``raise`` statement, or a ``json.JSONDecodeError``; or an exception class defined by the
+    library itself, with a non-empty message; or a ``TypeError`` for an unexpected keyword argument, the
+    provider SDK's signature refusing a parameter the library passed on as given) becomes a refusal with
+    the code from :meth:`error_code`: an obvious corpus code where there is one (invalid JSON arguments →
     ``call.invalid_arguments``), else ``peer.error``, so an expected refusal with a specific code fails on
     the code, honestly. Every other exception (``KeyError``, ``TypeError``, ``AttributeError``,
-    ``IndexError`` …) is a crash: the check is ``errored``.
+    ``IndexError``, a ``ValueError`` Python or a third party raised on the way …) is a crash: the check is
+    ``errored``.
     """
 
     #: the library's name in reports, and the distribution whose version is reported
@@ -672,10 +674,26 @@ class PeerTranslator:
         if not str(exc).strip():
             return False
         if isinstance(exc, ValueError):
-            return True
+            return isinstance(exc, json.JSONDecodeError) or self._raised_by_library(exc)
         if isinstance(exc, TypeError) and _UNEXPECTED_KEYWORD.search(str(exc)):
             return True  # a provider SDK's signature refusing a parameter the library passed through as given
         return any(cls.__module__.split(".")[0] in self.library_modules for cls in type(exc).__mro__[:-1])
+
+    def _raised_by_library(self, exc: BaseException) -> bool:
+        """Whether ``exc`` was raised by a ``raise`` statement in the library's own code (a check it makes),
+        not by Python or a third party on the way (``not enough values to unpack``, a validation model the
+        library builds from input it should have read)."""
+        tb = exc.__traceback__
+        if tb is None:
+            return False
+        while tb.tb_next is not None:
+            tb = tb.tb_next
+        frame = tb.tb_frame
+        module = str(frame.f_globals.get("__name__") or "")
+        if module.split(".")[0] not in self.library_modules:
+            return False
+        line = linecache.getline(frame.f_code.co_filename, tb.tb_lineno, frame.f_globals).strip()
+        return line.startswith("raise")
 
     def error_code(self, exc: BaseException) -> str:
         """The corpus error code of a deliberate library error."""
