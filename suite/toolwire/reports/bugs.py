@@ -326,6 +326,9 @@ def _event_part(event: str) -> Title:
 
 def _wire_message(message: str) -> str:
     """A jsonschema message with the offending value replaced by its type."""
+    m = re.match(r"^(.*) should not be valid under \{\}$", message, re.S)
+    if m:  # a member the schema names only to forbid it there (``{"not": {}}``)
+        return f"{_instance_type(m.group(1))} not allowed here"
     m = _WIRE_TAIL.match(message)
     if m:
         return f"{_instance_type(m.group('inst'))} {_clip(m.group('rest'), 72)}"
@@ -454,12 +457,67 @@ def _diff_obs(kind: str, scope: str, source: str, section: str, rec: dict[str, A
                 detail = str(rec.get("expected", ""))
             elif _enum_like(str(rec.get("expected", ""))) and _enum_like(str(rec.get("got", ""))):
                 detail = value  # one wrong mapping of a closed set (`"stop"` for `"length"`): one rule
+            else:  # other wrong values at one place group by how they are wrong (two bugs, two findings)
+                detail = _value_change(str(rec.get("expected", "")), str(rec.get("got", "")))
         elif what == "other":
             detail = _clip(_abstract(str(rec.get("message", ""))), 80)
             value = _clip(_without_ids(str(rec.get("message", ""))), 80)
         if what in ("missing-item", "extra-item", "moved") and where.endswith("/*"):
             where = where[:-2]
     return _classified(kind, scope, section, where, what, key_name, detail, value, [line], sources)
+
+
+#: how a wrong value differs from the expected one, as said in a title
+VALUE_CHANGES = {
+    "start-lost": "text missing at its start",
+    "end-lost": "text cut short",
+    "start-added": "text added at its start",
+    "end-added": "text added at its end",
+    "part-lost": "part of the text missing",
+    "part-added": "text added inside",
+    "emptied": "emptied",
+    "spacing": "whitespace changed",
+    "case": "letter case changed",
+    "json": "other JSON",
+    "number": "another number",
+    "flag": "the flag flipped",
+    "text": "other text",
+    "other": "another value",
+}
+
+
+def _value_change(expected: str, got: str) -> str:
+    """How the JSON value ``got`` differs from ``expected`` (both JSON texts): a key of
+    :data:`VALUE_CHANGES`."""
+    try:
+        exp, out = json.loads(expected), json.loads(got)
+    except ValueError:
+        return "other"
+    if isinstance(exp, bool) or isinstance(out, bool):
+        return "flag" if isinstance(exp, bool) and isinstance(out, bool) else "other"
+    if isinstance(exp, (int, float)) and isinstance(out, (int, float)):
+        return "number"
+    if not (isinstance(exp, str) and isinstance(out, str)):
+        return "other"
+    if exp and not out:
+        return "emptied"
+    for change, holds in (
+        ("start-lost", exp.endswith(out)),
+        ("end-lost", exp.startswith(out)),
+        ("start-added", out.endswith(exp)),
+        ("end-added", out.startswith(exp)),
+        ("part-lost", out in exp),
+        ("part-added", exp in out),
+        ("spacing", exp.split() == out.split()),
+        ("case", exp.casefold() == out.casefold()),
+    ):
+        if holds and exp and out:
+            return change
+    try:
+        json.loads(exp), json.loads(out)
+    except ValueError:
+        return "text"
+    return "json"
 
 
 def _classified(
@@ -905,18 +963,19 @@ def _diff_title(group: _Group) -> Title:
                 return (prefix, ptr, " is ", Code(got), " where ", Code(exp), " is expected", *tail)
         sample = group.values[next(iter(group.checks))]
         exp, got = sample.split("\x00", 1)
+        how = f" ({VALUE_CHANGES[detail]})" if detail in VALUE_CHANGES else ""
         if _short(exp) and _short(got):
             return (
                 prefix,
                 ptr,
-                " has the wrong value (e.g. ",
+                f" has the wrong value{how[:-1] + ', e.g. ' if how else ' (e.g. '}",
                 Code(got),
                 " where ",
                 Code(exp),
                 " is expected)",
                 *tail,
             )
-        return (prefix, ptr, " has the wrong value", *tail)
+        return (prefix, ptr, f" has the wrong value{how}", *tail)
     if what == "missing-item":
         return (prefix, "items missing from ", ptr, *tail)
     if what == "extra-item":

@@ -11,7 +11,7 @@ import json
 import re
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -36,6 +36,10 @@ from .scoring import (
 )
 from .scoring import area_key as _area_key
 from .scoring import tally as _tally
+from .upstream import case_refs, reported_upstream, repositories
+
+#: a finding's issue links in the implementation's own tracker (:mod:`.upstream`)
+Upstream = Callable[[Finding], list[str]]
 
 __all__ = [
     "AREA_ORDER",
@@ -504,7 +508,9 @@ def _title_md(finding: Finding) -> str:
     return "".join(_code(p) if isinstance(p, Code) else _prose(p) for p in finding.title)
 
 
-def _finding_lines(number: int, finding: Finding, anchors: dict[str, str]) -> list[str]:
+def _finding_lines(
+    number: int, finding: Finding, anchors: dict[str, str], known: list[str] | None = None
+) -> list[str]:
     n = finding.count
     levels = ", ".join(f"{count} {level}" for level, count in finding.levels())
     features = [_code(key) for key, _count in finding.features()]
@@ -526,6 +532,8 @@ def _finding_lines(number: int, finding: Finding, anchors: dict[str, str]) -> li
         shown = ", ".join(_code(v) for v in variants)
         summary += f"; also in the variants {shown} ({finding.runs} runs in all)"
     lines = [f"### {number}. {_title_md(finding)}", "", summary + ".", "", f"Checks: {', '.join(links)}."]
+    if known:
+        lines += ["", f"Reported upstream: {', '.join(f'<{url}>' for url in known)}."]
     if finding.example:
         where = "" if n == 1 else f" (from {_code(finding.example_id)})"
         lines += [
@@ -624,7 +632,9 @@ def _input_validation(checks: Sequence[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def _bugs(findings: list[Finding], failing: int, anchors: dict[str, str]) -> list[str]:
+def _bugs(
+    findings: list[Finding], failing: int, anchors: dict[str, str], upstream: Upstream | None = None
+) -> list[str]:
     lines = ["## Translation bugs found", ""]
     if not findings:
         return lines + ["None found: no check failed."]
@@ -637,7 +647,8 @@ def _bugs(findings: list[Finding], failing: int, anchors: dict[str, str]) -> lis
         "check is in [Failing checks](#failing-checks) with its whole diff."
     )
     for number, finding in enumerate(shown, 1):
-        lines += ["", *_finding_lines(number, finding, anchors)]
+        known = upstream(finding) if upstream else None
+        lines += ["", *_finding_lines(number, finding, anchors, known)]
     rest = findings[SHOWN_FINDINGS:]
     if rest:
         top = max(f.count for f in rest)
@@ -760,8 +771,13 @@ def render(results: ResultsLike) -> str:
     findings = find_bugs(results.checks)
     count = sum(1 for c in results.checks if c.get("outcome") in FAILING)
     # the checks' anchors depend on every heading before them: lay the page out once without links
-    draft = [*lines, *_bugs(findings, count, {}), *failing]
-    lines += ["", *_bugs(findings, count, _heading_anchors(draft))]
+    refs, repos = (case_refs(header), repositories(header)) if findings else ({}, ())
+
+    def upstream(finding: Finding) -> list[str]:
+        return reported_upstream(finding.checks, refs, repos)
+
+    draft = [*lines, *_bugs(findings, count, {}, upstream), *failing]
+    lines += ["", *_bugs(findings, count, _heading_anchors(draft), upstream)]
     lines += ["", *failing]
     lines += _known(results)
     lines += ["", *_fix_first(results, features)]
