@@ -22,7 +22,7 @@ ERROR_BODY = {
 
 RULES = DialectRules(
     name="anthropic",
-    tool_name_pattern=r"^[a-zA-Z0-9_-]{1,64}$",
+    tool_name_pattern=r"^[a-zA-Z0-9_-]{1,128}$",
     http=HttpApi(
         "/v1/messages",
         ErrorShape(ERROR_BODY, stream_event="error"),
