@@ -80,3 +80,24 @@ def test_anthropic_to_openai_chat_is_what_the_chat_completions_route_sends() -> 
     import litellm
 
     assert litellm.use_chat_completions_url_for_anthropic_messages is False  # the setting is restored
+
+
+def test_the_responses_bridges_are_driven_both_ways() -> None:
+    """LiteLLM's Responses ↔ Chat bridges are routes of their own: ``litellm.responses`` with
+    ``use_chat_completions_api`` sends a chat completion, ``litellm.completion(model="openai/responses/…")`` a
+    Responses request, and each reads the other's answer back."""
+    require(NAME)
+    from toolwire.peers.litellm import LiteLLMTranslator
+
+    translator = LiteLLMTranslator()
+    tool = {"type": "function", "name": "f", "parameters": {"type": "object", "properties": {}}}
+    body = {"model": "gpt-4o", "input": [{"role": "user", "content": "hi"}], "tools": [tool]}
+    sent = translator.translate("request", "openai-responses", "openai-chat", body, {})
+    assert sent["messages"] == [{"role": "user", "content": "hi"}] and sent["tools"][0]["function"]["name"] == "f"
+    chat = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}], "tool_choice": "required"}
+    chat["tools"] = [{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}]
+    sent = translator.translate("request", "openai-chat", "openai-responses", chat, {})
+    assert sent["input"][0]["role"] == "user" and sent["tool_choice"] == "required"
+    caps = translator.capabilities()["kinds"]
+    assert ["openai-chat", "openai-responses"] in caps["response"] + caps["stream"]
+    assert ["openai-responses", "openai-chat"] in caps["response"] + caps["stream"]

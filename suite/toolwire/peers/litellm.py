@@ -19,7 +19,12 @@ before import, so the model map is read from the package, not downloaded), each 
   without one (a bridge through chat completions): ``request`` openai-responses → anthropic / gemini,
   ``response`` and ``stream`` anthropic / gemini → openai-responses, the same way (stream events dumped with
   ``exclude_none``, as its proxy writes them). Tool lists and choices reach it inside a request (the harness
-  lifts them: INTERPRETING.md, "Kinds lifted into requests").
+  lifts them: INTERPRETING.md, "Kinds lifted into requests"). Toward OpenAI Chat the same bridge, chosen with
+  LiteLLM's ``use_chat_completions_api=True`` (``model="openai/…"``): ``request`` openai-responses →
+  openai-chat, ``response`` and ``stream`` openai-chat → openai-responses.
+- the other way round, ``litellm.completion(model="openai/responses/…")``, its Responses bridge for chat
+  callers: ``request``, ``tools`` and ``tool_choice`` openai-chat → openai-responses, ``response`` and
+  ``stream`` openai-responses → openai-chat.
 - ``litellm.anthropic.messages.create(model="gemini/…" | "openai/…", …)``, its Anthropic Messages API for
   other providers (to Gemini through the ``/v1/messages`` adapter and ``litellm.completion``; to OpenAI
   models through the Responses API, or, with LiteLLM's documented opt-out
@@ -102,6 +107,7 @@ CHOICE_MEMBERS = {
     "anthropic": ("tool_choice",),
     "gemini": ("toolConfig", "tool_config"),
     "openai-chat": ("tool_choice", "parallel_tool_calls", "function_call"),
+    "openai-responses": ("tool_choice", "parallel_tool_calls"),
 }
 # Mistral, through ``litellm.completion(model="mistral/…")`` (``MistralConfig``, an OpenAI-compatible config)
 MODELS["mistral"] = "mistral/mistral-large-latest"
@@ -124,11 +130,15 @@ def _model(target: str, body: dict[str, Any]) -> str:
 
 
 def _completion(target: str, up: Upstream, body: dict[str, Any]) -> Any:
+    """``litellm.completion``; toward Responses through its Responses bridge (``openai/responses/…``: a
+    chat request sent to the Responses API, the answer read back into a chat completion)."""
     from litellm.llms.custom_httpx.http_handler import HTTPHandler
 
     body = dict(body)
     keys = CREDENTIALS.get(target, {"api_key": "toolwire-offline"})
     model = _model(target, body)
+    if target == "openai-responses":
+        model = "openai/responses/" + model.split("/", 1)[1]
     out = _litellm().completion(model=model, client=HTTPHandler(client=up.client()), **keys, **body)
     if body.get("stream"):  # each chunk as LiteLLM yields it
         return (c.model_dump(mode="json", exclude_none=True, exclude_unset=True) for c in out)
@@ -136,12 +146,20 @@ def _completion(target: str, up: Upstream, body: dict[str, Any]) -> Any:
 
 
 def _responses(target: str, up: Upstream, body: dict[str, Any]) -> Any:
-    """``litellm.responses``: a Responses request, bridged to chat completions and on to the provider."""
+    """``litellm.responses``: a Responses request, bridged to chat completions and on to the provider; toward
+    OpenAI Chat with LiteLLM's documented switch to that bridge, ``use_chat_completions_api=True``."""
     from litellm.llms.custom_httpx.http_handler import HTTPHandler
 
     body = dict(body)
+    client: Any = HTTPHandler(client=up.client())
+    extra: dict[str, Any] = {}
+    if target == "openai-chat":  # the chat-completions route calls the OpenAI SDK's client
+        import openai
+
+        extra["use_chat_completions_api"] = True
+        client = openai.OpenAI(api_key="toolwire-offline", http_client=up.client(), max_retries=0)
     out = _litellm().responses(
-        model=_model(target, body), api_key="toolwire-offline", client=HTTPHandler(client=up.client()), **body
+        model=_model(target, body), api_key="toolwire-offline", client=client, **extra, **body
     )
     if body.get("stream"):  # each event as LiteLLM yields it, dumped as its proxy writes them
         return to_named_stream(e.model_dump(mode="json", exclude_none=True) for e in out)
@@ -180,8 +198,12 @@ def _messages(target: str, up: Upstream, body: dict[str, Any]) -> Any:
 #: LiteLLM's whole-request entry points by the dialect they take, with the providers each is driven to
 #: here and the smallest request of that dialect
 ENTRIES: dict[str, tuple[Any, tuple[str, ...], dict[str, Any]]] = {
-    "openai-chat": (_completion, ("anthropic", "gemini", "bedrock-converse"), MINIMAL_CHAT),
-    "openai-responses": (_responses, ("anthropic", "gemini"), MINIMAL_RESPONSES),
+    "openai-chat": (
+        _completion,
+        ("anthropic", "gemini", "bedrock-converse", "openai-responses"),
+        MINIMAL_CHAT,
+    ),
+    "openai-responses": (_responses, ("anthropic", "gemini", "openai-chat"), MINIMAL_RESPONSES),
     "anthropic": (_messages, ("gemini", "openai-responses", "openai-chat"), MINIMAL_ANTHROPIC),
 }
 
