@@ -93,7 +93,8 @@ def test_the_responses_bridges_are_driven_both_ways() -> None:
     tool = {"type": "function", "name": "f", "parameters": {"type": "object", "properties": {}}}
     body = {"model": "gpt-4o", "input": [{"role": "user", "content": "hi"}], "tools": [tool]}
     sent = translator.translate("request", "openai-responses", "openai-chat", body, {})
-    assert sent["messages"] == [{"role": "user", "content": "hi"}] and sent["tools"][0]["function"]["name"] == "f"
+    assert sent["messages"] == [{"role": "user", "content": "hi"}]
+    assert sent["tools"][0]["function"]["name"] == "f"
     chat = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}], "tool_choice": "required"}
     chat["tools"] = [{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}]
     sent = translator.translate("request", "openai-chat", "openai-responses", chat, {})
