@@ -14,6 +14,7 @@ from toolwire.corpus import load_corpus, wire
 from toolwire.corpus.equivalence import empty_is_absent, normalize, scoped
 from toolwire.corpus.matchers import compare
 from toolwire.judge.checks import judge
+from toolwire.reports.bugs import find_bugs
 
 
 @pytest.fixture(scope="module")
@@ -840,3 +841,32 @@ def test_an_empty_gemini_function_calling_config_is_the_automatic_default(dialec
     assert normalize(gemini, "tool_choice", empty) == normalize(gemini, "tool_choice", {})
     forced = {"toolConfig": {"functionCallingConfig": {"mode": "ANY"}}}
     assert normalize(gemini, "tool_choice", forced) != normalize(gemini, "tool_choice", empty)
+
+
+def test_a_mutated_input_does_not_hide_a_wrong_output(corpus: Any) -> None:
+    """A translator that alters the caller's payload and also gets the output wrong fails on both: the
+    mutation is one finding, the output's difference another (neither hides behind the other)."""
+    check = response_check(corpus, "calls/response-anthropic-parallel-with-text-capture", "openai-chat")
+    wrong = copy.deepcopy(check.expectation["payload"])
+    wrong["choices"][0]["finish_reason"] = "stop"
+    wrong["created"] = 1
+    for call in wrong["choices"][0]["message"]["tool_calls"]:
+        call["function"]["arguments"] = json.dumps(call["function"]["arguments"]["$json"])
+    result = judge(check, Answer("payload", payload=wrong, mutated="/content/0/text"))
+    assert result.outcome == "failed"
+    assert "/choices/0/finish_reason" in str(result.diff)
+    assert str(result.message).endswith(
+        "mutated its input: the payload it was handed differs afterwards at /content/0/text"
+    )
+    record = {
+        "id": check.id,
+        "kind": check.kind,
+        "source": check.source,
+        "target": check.target,
+        "outcome": "failed",
+        "message": result.message,
+        "differences": result.differences,
+    }
+    found = find_bugs([record])
+    assert {f.signature[0] for f in found} == {"diff", "mutated"}
+    assert any("finish_reason" in f.plain_title() for f in found)

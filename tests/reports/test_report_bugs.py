@@ -646,3 +646,26 @@ def test_a_wire_error_where_the_output_differs_is_that_difference():
         "/messages/1/content: [{'type': 'text'}] is not valid under any of the given schemas"
         in content.example
     )
+
+
+def test_two_bugs_at_one_place_are_two_findings():
+    """A lost `Error: ` prefix (is_error dropped) and content cut short at the same pointer are two bugs."""
+    lost_flag = [
+        check_with_diff(f"results/e{i}", f'/messages/2/content: expected "Error: boom {i}", got "boom {i}"')
+        for i in range(2)
+    ]
+    cut = [
+        check_with_diff(f"messages/c{i}", f'/messages/1/content: expected "line one {i}", got "line"')
+        for i in range(3)
+    ]
+    found = find_bugs(lost_flag + cut)
+    assert titles(found) == [
+        "anthropic→openai-chat requests: `/messages/*/content` has the wrong value (text cut short, e.g. "
+        '`"line"` where `"line one 0"` is expected)',
+        "anthropic→openai-chat requests: `/messages/*/content` has the wrong value (text missing at its "
+        'start, e.g. `"boom 0"` where `"Error: boom 0"` is expected)',
+    ]
+    assert [{c["id"] for c in f.checks} for f in found] == [
+        {c["id"] for c in cut},
+        {c["id"] for c in lost_flag},
+    ]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -369,7 +369,8 @@ def judge(
     if answer.status == "crash" and not refused_by_raising:
         return CheckResult("errored", message=answer.crash, duration_ms=ms)
     if answer.mutated is not None:
-        return mutated(answer)
+        rest = judge(check, replace(answer, mutated=None), expected_key, codes, validates, declared)
+        return mutated(answer, rest)
     if not validates and garbage_in(check):
         return _invalid_input(check, answer)
     if answer.status == "error" and "error" not in exp and upstream_failed(check):
@@ -841,14 +842,16 @@ def _at(value: Any, parts: list[str]) -> list[Any]:
     return _at(inner, rest) if inner is not None else []
 
 
-def mutated(answer: Answer) -> CheckResult:
+def mutated(answer: Answer, rest: CheckResult | None = None) -> CheckResult:
     """The verdict on a translator that changed the payload it was handed: the caller's data is not its to
-    change (a caller that keeps its messages sees them altered), whatever it answered."""
-    return CheckResult(
-        "failed",
-        duration_ms=answer.duration_ms,
-        message=f"mutated its input: the payload it was handed differs afterwards at {answer.mutated}",
-    )
+    change (a caller that keeps its messages sees them altered), whatever it answered. ``rest`` is the
+    verdict on what it answered: a failure there is kept beside the mutation, never hidden behind it."""
+    said = f"mutated its input: the payload it was handed differs afterwards at {answer.mutated}"
+    if rest is not None and rest.outcome in ("failed", "errored"):
+        rest.outcome = "failed"
+        rest.message = f"{rest.message}; {said}" if rest.message else said
+        return rest
+    return CheckResult("failed", duration_ms=answer.duration_ms, message=said)
 
 
 def _judge_payload(

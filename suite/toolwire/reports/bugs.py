@@ -467,7 +467,8 @@ def _diff_obs(kind: str, scope: str, source: str, section: str, rec: dict[str, A
     return _classified(kind, scope, section, where, what, key_name, detail, value, [line], sources)
 
 
-#: how a wrong value differs from the expected one, as said in a title
+#: how a wrong value differs from the expected one: the changes a title names (the others, a value simply
+#: replaced, go without saying: "another number")
 VALUE_CHANGES = {
     "start-lost": "text missing at its start",
     "end-lost": "text cut short",
@@ -478,17 +479,12 @@ VALUE_CHANGES = {
     "emptied": "emptied",
     "spacing": "whitespace changed",
     "case": "letter case changed",
-    "json": "other JSON",
-    "number": "another number",
-    "flag": "the flag flipped",
-    "text": "other text",
-    "other": "another value",
 }
 
 
 def _value_change(expected: str, got: str) -> str:
     """How the JSON value ``got`` differs from ``expected`` (both JSON texts): a key of
-    :data:`VALUE_CHANGES`."""
+    :data:`VALUE_CHANGES`, else ``json``, ``number``, ``flag``, ``text`` or ``other``."""
     try:
         exp, out = json.loads(expected), json.loads(got)
     except ValueError:
@@ -626,7 +622,7 @@ def _crash_example(message: str) -> list[str]:
     return out
 
 
-_MUTATED = re.compile(r"^mutated its input: .* differs afterwards at (/\S*|\(root\))$")
+_MUTATED = re.compile(r"(?:^|; )mutated its input: .* differs afterwards at (/\S*|\(root\))$")
 
 
 def _rule_where(pattern: str) -> tuple[str, tuple[str, ...]]:
@@ -656,6 +652,14 @@ def _observations(check: dict[str, Any]) -> list[_Obs]:
         return _from(obs, source)
     expected = check.get("expected_error") if isinstance(check.get("expected_error"), dict) else None
     actual = check.get("actual_error") if isinstance(check.get("actual_error"), dict) else None
+    if (mutated := _MUTATED.search(plain)) is not None:
+        # the first place it differs is where the comparison stopped: inside schemas, any place is one bug;
+        # what the translator answered is judged too (the message before it), never hidden behind it
+        where, places = _rule_where(pointer_pattern(mutated.group(1).replace("(root)", "")))
+        where = "**" if places else where
+        said = [_clip(mutated.group(0).removeprefix("; "))]
+        obs.append(_Obs(("mutated", "input", pair, where), "", said, (), places))
+        plain = plain[: mutated.start()]
     example = [_clip(plain.splitlines()[0] if plain else "")]
     if actual is not None:
         sig, display = _exception(str(actual.get("message") or ""))
@@ -669,12 +673,6 @@ def _observations(check: dict[str, Any]) -> list[_Obs]:
         else:
             where = (_error_path(expected), _error_path(actual))
             obs.append(_Obs(("error-path", kind, pair, code, *where), "", example))
-    elif (mutated := _MUTATED.match(plain)) is not None:
-        # the first place it differs is where the comparison stopped: inside schemas, any place is one bug
-        where, places = _rule_where(pointer_pattern(mutated.group(1).replace("(root)", "")))
-        where = "**" if places else where
-        obs.append(_Obs(("mutated", "input", pair, where), "", example, (), places))
-        return _from(obs, source)
     elif expected is not None and plain.startswith("translated where a refusal"):
         path = _error_path(expected)
         output = str(check.get("diff") or "")
