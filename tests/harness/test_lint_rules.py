@@ -135,7 +135,7 @@ def corpus(tmp_path: Path) -> Path:
     two cases."""
     root = tmp_path / "corpus"
     # the shipped corpus without its cases: descriptors and profiles cite its documents and captures
-    shutil.copytree(REAL, root, ignore=shutil.ignore_patterns("cases"))
+    shutil.copytree(REAL, root, ignore=shutil.ignore_patterns("cases", "regressions.json"))
     (root / "VERSION").write_text("1.2.3\n", encoding="utf-8")
     for descriptor in (root / "dialects").glob("*.json"):  # their `judged` names features of the real corpus
         edit(descriptor, lambda d: d.pop("judged", None))
@@ -207,6 +207,28 @@ def test_ids_unique(corpus: Path) -> None:
     write(corpus / "cases/choice/auto-copy.json", CHOICE_CASE)  # claims id choice/auto too
     line = one(corpus, "duplicate id")
     assert line.startswith("cases/choice/auto.json:/id:") and "also in cases/choice/auto-copy.json" in line
+
+
+def test_a_field_regression_names_a_case_that_cites_its_report(corpus: Path) -> None:
+    issue = "https://github.com/acme/gateway/issues/7"
+    entry = {
+        "case": "tools/basic",
+        "issue": issue,
+        "implementation": "acme-gateway 1.0",
+        "pattern": "other",
+        "affected_version": "1.0",
+        "affected_outcome": "tools/basic[canonical>openai-chat] failed",
+        "provider_evidence": ["https://platform.openai.com/docs/api-reference/chat/create"],
+    }
+    write(corpus / "regressions.json", [entry, {**entry, "case": "tools/missing"}])
+    problems = lines(corpus)
+    assert "regressions.json:/0/issue: the case 'tools/basic' cites neither the report nor its fix" in problems
+    assert "regressions.json:/1/case: no case 'tools/missing'" in problems
+    edit(corpus / "cases/tools/basic.json", lambda c: c.update(refs=[issue]))
+    write(corpus / "regressions.json", [entry, {**entry, "affected_outcome": ""}])
+    assert [p for p in lines(corpus) if p.startswith("regressions.json")] == [
+        "regressions.json:/1/affected_outcome: not valid for regressions.schema.json: '' should be non-empty"
+    ]
 
 
 def test_unknown_feature(corpus: Path) -> None:

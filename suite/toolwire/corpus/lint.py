@@ -47,6 +47,7 @@ _FILE_SCHEMAS = {
     "features.json": "features.schema.json",
     "errors.json": "errors.schema.json",
     "profiles.json": "profiles.schema.json",
+    "regressions.json": "regressions.schema.json",
 }
 _CASE_SCHEMA = "case.schema.json"
 _DIALECT_SCHEMA = "dialect.schema.json"
@@ -127,6 +128,8 @@ class _Linter:
         sibling = root.parent / "schemas"
         #: where a ``schemas/…`` reference resolves: the corpus's sibling, else the bundled schemas
         self.ref_schemas = sibling if sibling.is_dir() else self.schemas
+        #: every case's ``refs`` by its id (filled by :meth:`case`)
+        self.case_refs: dict[str, list[str]] = {}
 
     # -- plumbing ---------------------------------------------------------------------------------------
 
@@ -391,6 +394,9 @@ class _Linter:
 
         case_id = data.get("id")
         if isinstance(case_id, str):
+            refs = data.get("refs")
+            listed = refs if isinstance(refs, list) else []
+            self.case_refs[case_id] = [r for r in listed if isinstance(r, str)]
             if case_id != rel:
                 self.add(path, "/id", f"id {case_id!r} does not equal the file's path {rel!r}")
             first = case_id.split("/")[0]
@@ -609,6 +615,24 @@ class _Linter:
             if file.is_file() and file.suffix != ".md" and rel != "provenance.json" and rel not in listed:
                 self.add(file, "", "a capture without provenance: add it to captures/provenance.json")
 
+    def regressions(self) -> None:
+        """Lint regressions.json (optional): each entry names a case that cites its upstream report."""
+        path = self.root / "regressions.json"
+        if not path.is_file():
+            return
+        ok, data = self._vocabulary_file(path)
+        if not ok or not isinstance(data, list):
+            return
+        for i, entry in enumerate(data):
+            if not isinstance(entry, dict) or not isinstance(entry.get("case"), str):
+                continue
+            refs = self.case_refs.get(entry["case"])
+            if refs is None:
+                self.add(path, pointer(i, "case"), f"no case {entry['case']!r}")
+            elif not {entry.get("issue"), entry.get("fix")} & set(refs):
+                what = f"the case {entry['case']!r} cites neither the report nor its fix"
+                self.add(path, pointer(i, "issue"), what)
+
     # -- all ------------------------------------------------------------------------------------------------
 
     def run(self) -> list[Problem]:
@@ -618,6 +642,7 @@ class _Linter:
         profiles = self.profiles()
         dialects = self.dialects(features)
         covered = self.cases(features, errors, profiles, dialects)
+        self.regressions()
         self.markdown()
         self.captures()
         for key, index in features.items():

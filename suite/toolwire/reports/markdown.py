@@ -36,7 +36,7 @@ from .scoring import (
 )
 from .scoring import area_key as _area_key
 from .scoring import tally as _tally
-from .upstream import case_refs, reported_upstream, repositories
+from .upstream import Regression, of_implementation, regressions, reported_upstream, repositories
 
 #: a finding's issue links in the implementation's own tracker (:mod:`.upstream`)
 Upstream = Callable[[Finding], list[str]]
@@ -718,6 +718,41 @@ def _known(results: ResultsLike) -> list[str]:
     return lines
 
 
+def _field_regressions(results: ResultsLike, mine: list[Regression]) -> list[str]:
+    """The bugs users reported against this implementation that a case catches (corpus/regressions.json),
+    and whether its case still fails here."""
+    if not mine:
+        return []
+    failing: dict[str, list[str]] = {}
+    ran: set[str] = set()
+    for check in results.checks:
+        case = str(check.get("case"))
+        if check.get("outcome") not in ("skipped", None):
+            ran.add(case)
+        if check.get("outcome") in FAILING:
+            failing.setdefault(case, []).append(str(check.get("id")))
+    still = [r for r in mine if r.case in failing]
+    passing = [r for r in mine if r.case in ran and r.case not in failing]
+    lines = [
+        "",
+        "## Bugs reported upstream",
+        "",
+        f"{len(mine)} bug{'s' if len(mine) != 1 else ''} users reported against this implementation "
+        f"{'have' if len(mine) != 1 else 'has'} a case of its own (corpus/regressions.json): "
+        f"{len(still)} of those cases fail here, {len(passing)} pass, "
+        f"{len(mine) - len(still) - len(passing)} did not run. A failing case may fail for another reason "
+        "than the bug it was made for: the findings above name the report only where the finding is how that "
+        "bug shows.",
+    ]
+    if still:
+        lines.append("")
+    for regression in still:
+        ids = failing[regression.case]
+        shown = ", ".join(_code(i) for i in ids[:3]) + (f" and {len(ids) - 3} more" if len(ids) > 3 else "")
+        lines.append(f"- <{regression.issue}>: {_code(regression.case)} fails ({shown})")
+    return lines
+
+
 def _fix_first(results: ResultsLike, features: dict[str, dict[str, Any]]) -> list[str]:
     failing: Counter[str] = Counter()
     total: Counter[str] = Counter()
@@ -771,13 +806,14 @@ def render(results: ResultsLike) -> str:
     findings = find_bugs(results.checks)
     count = sum(1 for c in results.checks if c.get("outcome") in FAILING)
     # the checks' anchors depend on every heading before them: lay the page out once without links
-    refs, repos = (case_refs(header), repositories(header)) if findings else ({}, ())
+    mine = of_implementation(regressions(header), repositories(header))
 
     def upstream(finding: Finding) -> list[str]:
-        return reported_upstream(finding.checks, refs, repos)
+        return reported_upstream(finding, mine)
 
     draft = [*lines, *_bugs(findings, count, {}, upstream), *failing]
     lines += ["", *_bugs(findings, count, _heading_anchors(draft), upstream)]
+    lines += _field_regressions(results, mine)
     lines += ["", *failing]
     lines += _known(results)
     lines += ["", *_fix_first(results, features)]

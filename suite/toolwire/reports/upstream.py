@@ -1,6 +1,6 @@
-"""Which findings are already reported upstream: a finding whose checks come from a case citing an issue or
-pull request of the implementation's own repository (a field regression: ``corpus/cases/*``'s ``refs``)
-shows that link, so a maintainer sees the bug is known.
+"""Which findings are already reported upstream: a finding whose checks come from a case that catches a bug
+users reported in the implementation's own repository (``corpus/regressions.json``) shows that report, so a
+maintainer sees the bug is known.
 
 An implementation names its repositories in its capabilities (``"upstream": ["owner/name", ...]``); the
 implementations toolwire publishes reports on are known here by name.
@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..paths import corpus_dir
+from .bugs import Finding
 
-__all__ = ["KNOWN", "case_refs", "repositories", "reported_upstream"]
+__all__ = ["KNOWN", "Regression", "of_implementation", "regressions", "repositories", "reported_upstream"]
 
 #: the repositories of the implementations in ``reports/``, by the start of their report name
 KNOWN: dict[str, tuple[str, ...]] = {
@@ -30,7 +32,7 @@ KNOWN: dict[str, tuple[str, ...]] = {
     "vercel-ai-sdk": ("vercel/ai",),
 }
 
-_TRACKER = re.compile(r"^https://github\.com/([\w.-]+/[\w.-]+)/(?:issues|pull)/\d+")
+_TRACKER = re.compile(r"^https://github\.com/([\w.-]+/[\w.-]+)/")
 
 
 def repositories(header: dict[str, Any]) -> tuple[str, ...]:
@@ -46,37 +48,57 @@ def repositories(header: dict[str, Any]) -> tuple[str, ...]:
     return ()
 
 
-def case_refs(header: dict[str, Any]) -> dict[str, list[str]]:
-    """Case id → its ``refs``, from the corpus the header names, else the bundled one ({} when neither
-    can be read)."""
+@dataclass(frozen=True)
+class Regression:
+    """A bug users reported upstream that a case catches (an entry of ``regressions.json``)."""
+
+    case: str
+    issue: str
+    shows: tuple[str, ...]
+
+    def explains(self, title: str) -> bool:
+        """Whether a finding with this (plain) title is how the bug shows."""
+        return any(part in title for part in self.shows)
+
+
+def regressions(header: dict[str, Any]) -> list[Regression]:
+    """The field regressions of the corpus the header names, else of the bundled one ([] when neither has
+    the file)."""
     corpus = header.get("corpus") or {}
     roots = [Path(corpus["path"])] if isinstance(corpus.get("path"), str) else []
     roots.append(corpus_dir())
     for root in roots:
-        cases = root / "cases"
-        if not cases.is_dir():
+        try:
+            entries = json.loads((root / "regressions.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
             continue
-        out: dict[str, list[str]] = {}
-        for path in sorted(cases.rglob("*.json")):
-            try:
-                case = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
+        out = []
+        for entry in entries if isinstance(entries, list) else ():
+            if not isinstance(entry, dict) or not isinstance(entry.get("case"), str):
                 continue
-            if isinstance(case, dict) and isinstance(case.get("id"), str):
-                out[case["id"]] = [r for r in case.get("refs") or () if isinstance(r, str)]
+            shows = tuple(x for x in entry.get("shows") or () if isinstance(x, str) and x)
+            out.append(Regression(entry["case"], str(entry.get("issue")), shows))
         return out
-    return {}
+    return []
 
 
-def reported_upstream(
-    checks: Iterable[dict[str, Any]], refs: dict[str, list[str]], repos: Iterable[str]
-) -> list[str]:
-    """The issue and pull-request links of ``repos`` cited by the cases of ``checks``, in order."""
+def of_implementation(known: Iterable[Regression], repos: Iterable[str]) -> list[Regression]:
+    """The regressions reported in one of ``repos`` (the implementation's own trackers)."""
     wanted = {r.lower() for r in repos}
+    out = []
+    for regression in known:
+        match = _TRACKER.match(regression.issue)
+        if match and match.group(1).lower() in wanted:
+            out.append(regression)
+    return out
+
+
+def reported_upstream(finding: Finding, known: Iterable[Regression]) -> list[str]:
+    """The upstream reports of the bugs ``finding`` is (its checks' case catches it, its title shows it)."""
+    cases = {str(c.get("case")) for c in finding.checks}
+    title = finding.plain_title()
     found: list[str] = []
-    for check in checks:
-        for ref in refs.get(str(check.get("case")), ()):
-            match = _TRACKER.match(ref)
-            if match and match.group(1).lower() in wanted and ref not in found:
-                found.append(ref)
+    for regression in known:
+        if regression.case in cases and regression.explains(title) and regression.issue not in found:
+            found.append(regression.issue)
     return found
