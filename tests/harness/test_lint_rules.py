@@ -222,7 +222,8 @@ def test_a_field_regression_names_a_case_that_cites_its_report(corpus: Path) -> 
     }
     write(corpus / "regressions.json", [entry, {**entry, "case": "tools/missing"}])
     problems = lines(corpus)
-    assert "regressions.json:/0/issue: the case 'tools/basic' cites neither the report nor its fix" in problems
+    cites = "regressions.json:/0/issue: the case 'tools/basic' cites neither the report nor its fix"
+    assert cites in problems
     assert "regressions.json:/1/case: no case 'tools/missing'" in problems
     edit(corpus / "cases/tools/basic.json", lambda c: c.update(refs=[issue]))
     write(corpus / "regressions.json", [entry, {**entry, "affected_outcome": ""}])
