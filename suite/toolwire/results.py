@@ -156,15 +156,26 @@ def summary_line(records: list[dict[str, Any]]) -> str:
     return f"toolwire: {', '.join(parts)} ({levels})"
 
 
-def footer(records: list[dict[str, Any]], *, complete: bool, finished: str | None = None) -> dict[str, Any]:
-    """The last line; ``complete`` only for an unfiltered, uninterrupted run with a record for every check."""
-    return {
+def footer(
+    records: list[dict[str, Any]],
+    *,
+    complete: bool,
+    finished: str | None = None,
+    secrets_logged: list[str] | None = None,
+) -> dict[str, Any]:
+    """The last line; ``complete`` only for an unfiltered, uninterrupted run with a record for every check.
+    ``secrets_logged``: the keys the implementation wrote into its own log (what they are, never their
+    values: ``Adapter.logged_secrets``)."""
+    out: dict[str, Any] = {
         "record": "footer",
         "complete": bool(complete),
         "total": len(records),
         "counts": counts(records),
         "finished": finished or now(),
     }
+    if secrets_logged:
+        out["secrets_logged"] = list(secrets_logged)
+    return out
 
 
 def _file_mode() -> int:

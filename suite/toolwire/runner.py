@@ -85,6 +85,8 @@ class Run:
     started: str | None = None
     written: Path | None = None
     complete: bool = False
+    #: the keys the implementation wrote into its own log (``Adapter.logged_secrets``), read at the end
+    secrets_logged: list[str] = field(default_factory=list)
     _unmatched: list[Any] | None = None
 
     def __post_init__(self) -> None:
@@ -143,9 +145,8 @@ class Run:
             head["expectations"] = self.expectations.header(
                 strict=self.strict_expectations, unmatched=self.unmatched_expectations()
             )
-        self.written = write_results(
-            self.results_path, head, records, footer(records, complete=self.complete)
-        )
+        tail = footer(records, complete=self.complete, secrets_logged=self.secrets_logged)
+        self.written = write_results(self.results_path, head, records, tail)
 
     def closing_lines(self, selection: str | None) -> list[str]:
         """The lines a run ends with: counts, why nothing applied, why it is partial, stale expectations."""
@@ -287,6 +288,7 @@ def run_checks(run: Run, options: RunOptions, out: TextIO = sys.stdout) -> int:
         )
         return 2
     progress.end()
+    run.secrets_logged = run.adapter.logged_secrets()
     run.finish(selection=selection, argv=options.argv)
     shown = [r for r in run.records.values() if r.get("outcome") in ("failed", "errored")]
     for record in sorted(shown, key=lambda r: r["id"]):
@@ -307,9 +309,11 @@ def run_checks(run: Run, options: RunOptions, out: TextIO = sys.stdout) -> int:
         + f" in {time.perf_counter() - start:.2f}s",
         file=out,
     )
+    for what in run.secrets_logged:
+        print(f"toolwire: FAILED: the implementation wrote {what} into its log", file=out)
     if run.interrupted:
         return 2
-    passing = not counts["failed"] and not counts["errored"]
+    passing = not counts["failed"] and not counts["errored"] and not run.secrets_logged
     if run.strict_expectations and counts["xpassed"]:
         passing = False
     return 1 if run.failing(passing) else 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import socket
+import subprocess
 import sys
 import threading
 import time
@@ -47,6 +48,8 @@ class H(BaseHTTPRequestHandler):
         req = urllib.request.Request(UPSTREAM + '/v1/messages', data=data, headers=headers)
         urllib.request.urlopen(req).read()
         told = 'keys: ' + self.headers.get('authorization', '') + ' {UPSTREAM_KEY} {LISTED}'
+        if sys.argv[3:] == ['log']:  # a proxy that also writes them into its log
+            print('request with', told, file=sys.stderr, flush=True)
         if body.get('stream'):
             event = {{'error': {{'code': 'payload.invalid', 'message': told}}}}
             out, status, ctype = ('data: ' + json.dumps(event) + '\\n\\n').encode(), 200, 'text/event-stream'
@@ -100,6 +103,7 @@ def test_no_key_a_proxy_echoes_reaches_an_answer(tmp_path: Path) -> None:
         refused = adapter.translate("response", "anthropic", "openai-chat", reply, {})
         events = [{"event": "message_stop", "data": {"type": "message_stop"}}]
         streamed = adapter.translate_stream("anthropic", "openai-chat", events, {})
+        assert adapter.logged_secrets() == []  # it says them, but logs none
     finally:
         adapter.close()
     assert refused.status == "error" and streamed.status == "error", (refused, streamed)
@@ -109,6 +113,47 @@ def test_no_key_a_proxy_echoes_reaches_an_answer(tmp_path: Path) -> None:
         assert "keys: Bearer [redacted] [redacted] [redacted]" in text, text
         for key in (CLIENT_KEY, UPSTREAM_KEY, LISTED):
             assert key not in text
+
+
+def test_a_proxy_that_logs_the_keys_fails_the_run(tmp_path: Path) -> None:
+    """The recipe knows the keys: a proxy writing its client's, its upstream's or a listed key into its
+    log is told, by what the key is (never its value), in the footer, and the run fails."""
+    proxy = tmp_path / "leaky_proxy.py"
+    proxy.write_text(LEAKY_PROXY, encoding="utf-8")
+    config = tmp_path / "logging.toml"
+    config.write_text(
+        'client_dialect = "openai-chat"\nupstream_dialect = "anthropic"\nname = "logging-proxy"\n'
+        f'api_key = "{CLIENT_KEY}"\nsecrets = ["{LISTED}"]\nready_timeout = 30\n'
+        f"command = {json.dumps([sys.executable, str(proxy), '{port}', '{upstream_url}', 'log'])}\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    command = [
+        sys.executable,
+        "-m",
+        "toolwire.cli",
+        "run",
+        "--adapter",
+        f"http:{config}",
+        "--report",
+        str(out),
+    ]
+    proc = subprocess.run(
+        [*command, "-k", "responses/anthropic-end-turn-capture"], capture_output=True, text=True
+    )
+    assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert "wrote the client's API key into its log" in proc.stdout
+    lines = (out / "logging-proxy.results.jsonl").read_text(encoding="utf-8").splitlines()
+    footer = json.loads(lines[-1])
+    assert footer["secrets_logged"] == [
+        "the client's API key",
+        "a key of the recipe's `secrets`",
+        "a key it sent the upstream",
+    ]
+    text = "\n".join(lines) + (out / "logging-proxy.md").read_text(encoding="utf-8")
+    for key in (CLIENT_KEY, UPSTREAM_KEY, LISTED):
+        assert key not in text
+    assert "## Keys in its log" in (out / "logging-proxy.md").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(

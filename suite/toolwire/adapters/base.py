@@ -165,6 +165,11 @@ class Adapter:
     def close(self) -> None:
         """Release resources (processes, sockets)."""
 
+    def logged_secrets(self) -> list[str]:
+        """The keys the implementation wrote into its own log so far, by what they are (never their values);
+        [] where the adapter neither knows keys nor sees a log (only a proxy's recipe knows both)."""
+        return []
+
     def _answer(self, call: Any) -> Answer:
         start = time.perf_counter()
         try:

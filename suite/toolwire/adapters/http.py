@@ -425,6 +425,24 @@ class HttpAdapter(Adapter):
             self._log.close()
             self._log = None
 
+    def logged_secrets(self) -> list[str]:
+        """The keys the proxy wrote into its own log (its output, across restarts), by what they are: a
+        proxy that logs its client's key or its upstream's hands a credential to whoever reads its logs."""
+        if self._log is None:
+            return []
+        self._settle_log()  # what it logs about the last exchange is in
+        text = self._log_bytes(0)
+        sent = sorted(self.mock.keys - {self.api_key, *self.secrets})
+        kinds = (
+            ("the client's API key", [self.api_key]),
+            ("a key of the recipe's `secrets`", self.secrets),
+            ("a key it sent the upstream", sent),
+        )
+        logged = [
+            what for what, keys in kinds if any(k.encode() in text for k in keys if len(k) >= MIN_SECRET)
+        ]
+        return logged
+
     # -- one exchange ------------------------------------------------------------------------------------
     def _endpoint(self, stream: bool, model: str | None = None) -> str:
         path = self.cfg.get("client_endpoint")

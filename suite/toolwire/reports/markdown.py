@@ -718,6 +718,21 @@ def _known(results: ResultsLike) -> list[str]:
     return lines
 
 
+def _secrets_logged(results: ResultsLike) -> list[str]:
+    """What the implementation wrote of its keys into its own log (the results' footer)."""
+    logged = (results.footer or {}).get("secrets_logged") or []
+    if not logged:
+        return []
+    what = ", ".join(str(x) for x in logged)
+    return [
+        "",
+        "## Keys in its log",
+        "",
+        f"**It wrote {what} into its own log** while the checks ran: whoever reads its logs can use them. "
+        "The run fails on it (the keys are the ones its recipe names; their values are never written here).",
+    ]
+
+
 def _field_regressions(results: ResultsLike, mine: list[Regression]) -> list[str]:
     """The bugs users reported against this implementation that a case catches (corpus/regressions.json),
     and whether its case still fails here."""
@@ -792,6 +807,7 @@ def render(results: ResultsLike) -> str:
         lines += [f"> **PARTIAL**: {reason}. Scores cover only the checks that ran.", ""]
     tally = _tally(results.checks)
     lines += _summary(results, tally)
+    lines += _secrets_logged(results)
     lines += ["", *_coverage(results)]
     area_lines = _areas(results, features)
     if area_lines:
