@@ -191,7 +191,7 @@ def test_duplicate_name_across_gemini_entries():
         "canonical": [("a b.c:d", True), ("", False)],
         "openai-chat": [("a" * 64, True), ("a" * 65, False), ("a.b", False), ("a b", False), ("9a", True)],
         "openai-responses": [("a" * 128, True), ("a" * 129, False), ("a:b", False)],
-        "anthropic": [("get-weather_2", True), ("a" * 65, False), ("a\n", False)],
+        "anthropic": [("get-weather_2", True), ("a" * 128, True), ("a" * 129, False), ("a\n", False)],
         "gemini": [("a.b:c-d", True), ("9a", False), ("_a", True), ("a" * 128, True), ("a" * 129, False)],
     }.items(),
 )

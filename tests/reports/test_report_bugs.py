@@ -669,3 +669,20 @@ def test_two_bugs_at_one_place_are_two_findings():
         {c["id"] for c in cut},
         {c["id"] for c in lost_flag},
     ]
+
+
+def test_every_grammar_violation_of_a_stream_is_its_own_finding():
+    """A violation's message may hold "; " itself (block order says what the next index is); each one is read
+    up to its rule, whatever the variant's label."""
+    message = (
+        "upstream stream delivered in one write: anthropic stream grammar: event 5: content_block_start for "
+        "index 0; the next block index is 1 [anthropic.block-order]; anthropic stream grammar: event 7: an "
+        "event after the end of the stream (ping) [anthropic.after-end]"
+    )
+    found = find_bugs([check("streams/s", "openai-chat", "anthropic", kind="stream", message=message)])
+    assert titles(found) == [
+        "openai-chat→anthropic streams: output breaks the stream grammar: an event after the end of the stream "
+        "(ping) (`anthropic.after-end`)",
+        "openai-chat→anthropic streams: output breaks the stream grammar: content_block_start for index 0; the "
+        "next block index is 1 (`anthropic.block-order`)",
+    ]

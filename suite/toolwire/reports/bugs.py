@@ -603,6 +603,7 @@ def _scope(check: dict[str, Any]) -> tuple[str, str]:
 
 def _strip_label(message: str) -> str:
     message = re.sub(r"^source re-chunked \([^)]*\): ", "", message)
+    message = re.sub(r"^upstream stream delivered [^:]*: ", "", message)
     return re.sub(r"^round trip, \S+: ", "", message)
 
 
@@ -622,6 +623,11 @@ def _crash_example(message: str) -> list[str]:
     return out
 
 
+#: one stream-grammar violation in a check's message (``streams.grammar.Violation`` as the judge words it)
+_GRAMMAR = re.compile(
+    r"(?:^|(?<=; ))(\S+) stream grammar: (?:event \d+: |end of stream: )?(.*?) \[([\w-]+\.[\w.-]+)\](?=; |$)",
+    re.S,
+)
 _MUTATED = re.compile(r"(?:^|; )mutated its input: .* differs afterwards at (/\S*|\(root\))$")
 
 
@@ -721,11 +727,11 @@ def _observations(check: dict[str, Any]) -> list[_Obs]:
             sig = ("wire", unit, schema, where, _wire_message(what))
         obs.append(_Obs(sig, "", [_clip(text)], (source,), places))
     # streams: grammar, accumulation, incrementality
+    # a grammar's message may hold "; " itself: each violation is read up to its closing "[rule]"
+    for grammar in _GRAMMAR.finditer(plain):
+        sig = ("grammar", kind, pair, grammar.group(3))
+        obs.append(_Obs(sig, _clip(_without_ids(grammar.group(2)), 120), [_clip(grammar.group(0))]))
     for part in plain.split("; "):
-        grammar = re.match(r"^(\S+) stream grammar: (?:event \d+: )?(.*) \[([\w.-]+)\]$", part, re.S)
-        if grammar:
-            sig = ("grammar", kind, pair, grammar.group(3))
-            obs.append(_Obs(sig, _clip(_without_ids(grammar.group(2)), 120), [_clip(part)]))
         accumulate = re.match(r"^the output does not accumulate \(([\w.]+)\): (.*)$", part, re.S)
         if accumulate:
             sig = ("accumulate", kind, pair, accumulate.group(1))
