@@ -681,8 +681,8 @@ def test_every_grammar_violation_of_a_stream_is_its_own_finding():
     )
     found = find_bugs([check("streams/s", "openai-chat", "anthropic", kind="stream", message=message)])
     assert titles(found) == [
-        "openai-chat→anthropic streams: output breaks the stream grammar: an event after the end of the stream "
-        "(ping) (`anthropic.after-end`)",
-        "openai-chat→anthropic streams: output breaks the stream grammar: content_block_start for index 0; the "
-        "next block index is 1 (`anthropic.block-order`)",
+        "openai-chat→anthropic streams: output breaks the stream grammar: an event after the end of the "
+        "stream (ping) (`anthropic.after-end`)",
+        "openai-chat→anthropic streams: output breaks the stream grammar: content_block_start for index 0; "
+        "the next block index is 1 (`anthropic.block-order`)",
     ]
