@@ -181,8 +181,17 @@ class _Lib(PeerTranslator):
             name, schema = payload  # a ValueError Python raises: the library did not mean it
             return [name, schema]
 
+        def typed(payload, profile):
+            import pydantic
+
+            class Tool(pydantic.BaseModel):  # a provider SDK's declared type
+                name: str
+
+            return Tool(**payload)
+
         self.routes[("tools", "openai-chat", "anthropic")] = boom
         self.routes[("tools", "openai-chat", "gemini")] = unpack
+        self.routes[("tools", "openai-chat", "mistral")] = typed
 
         def stream(events, profile):
             for ev in events:
@@ -207,9 +216,11 @@ def test_deliberate_errors_are_refusals_and_crashes_stay_crashes() -> None:
         lib.translate("tools", "openai-chat", "anthropic", TypeError(""), {})
     with pytest.raises(ValueError, match="unpack"):  # a ValueError no raise statement of the library made
         lib.translate("tools", "openai-chat", "gemini", [1, 2, 3], {})
+    with pytest.raises(TranslationRefusal):  # a typed model refusing a value: a check by design
+        lib.translate("tools", "openai-chat", "mistral", {"name": ["not", "a", "string"]}, {})
     caps = lib.capabilities()
     assert caps["kinds"] == {
-        "tools": [["openai-chat", "anthropic"], ["openai-chat", "gemini"]],
+        "tools": [["openai-chat", "anthropic"], ["openai-chat", "gemini"], ["openai-chat", "mistral"]],
         "stream": [["anthropic", "openai-chat"]],
     }
     assert caps["language"] == "python"

@@ -557,6 +557,12 @@ def refuse_unsupported_members(library: str, body: dict[str, Any], members: tupl
         )
 
 
+def _validation(exc: BaseException) -> bool:
+    """Whether ``exc`` is a typed model refusing a value (pydantic's ``ValidationError``): the library's or
+    the provider SDK's declared types saying what they take, a check by design."""
+    return type(exc).__module__.split(".")[0] in ("pydantic", "pydantic_core")
+
+
 #: Python's message for a call with a keyword the function does not take
 _UNEXPECTED_KEYWORD = re.compile(r"got an unexpected keyword argument '\w+'")
 
@@ -565,7 +571,8 @@ class PeerTranslator:
     """Base class: a route table ``{(kind, source, target): fn(payload, profile)}`` and the refusal rule.
 
     Refusals: an exception the library raises on purpose for a bad input (a ``ValueError`` its own code
-    raises with a ``raise`` statement, or a ``json.JSONDecodeError``; or an exception class defined by the
+    raises with a ``raise`` statement, a ``json.JSONDecodeError``, or a pydantic ``ValidationError``: a typed
+    model, the library's or its provider SDK's, refusing a value; or an exception class defined by the
     library itself, with a non-empty message; or a ``TypeError`` for an unexpected keyword argument, the
     provider SDK's signature refusing a parameter the library passed on as given) becomes a refusal with
     the code from :meth:`error_code`: an obvious corpus code where there is one (invalid JSON arguments →
@@ -674,7 +681,7 @@ class PeerTranslator:
         if not str(exc).strip():
             return False
         if isinstance(exc, ValueError):
-            return isinstance(exc, json.JSONDecodeError) or self._raised_by_library(exc)
+            return isinstance(exc, json.JSONDecodeError) or _validation(exc) or self._raised_by_library(exc)
         if isinstance(exc, TypeError) and _UNEXPECTED_KEYWORD.search(str(exc)):
             return True  # a provider SDK's signature refusing a parameter the library passed through as given
         return any(cls.__module__.split(".")[0] in self.library_modules for cls in type(exc).__mro__[:-1])
