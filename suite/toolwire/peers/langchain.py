@@ -103,6 +103,10 @@ def _payload(source: str, target: str, body: dict[str, Any]) -> Any:
     else:
         kwargs.update(choice)
     kwargs.update(body)
+    stream_usage = getattr(llm, "_should_stream_usage", None)
+    if kwargs.get("stream") is True and stream_usage is not None and stream_usage(**kwargs):
+        # what ChatOpenAI's own streaming entry point (_stream) adds before it builds this payload
+        kwargs["stream_options"] = {"include_usage": True}
     # every public entry point (invoke, stream, generate) normalizes the messages first (OpenAI Chat `file`
     # and other provider blocks become LangChain's standard blocks) and then builds this payload
     from langchain_core.language_models.chat_models import _normalize_messages
