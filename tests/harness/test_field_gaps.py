@@ -60,7 +60,8 @@ def test_a_long_tool_name_is_shortened_the_same_way_everywhere_or_not_at_all(cor
     once = copy.deepcopy(consistent)
     once["messages"][1]["tool_calls"][0]["function"]["name"] = name  # the history still calls the long name
     assert verdict(check, once) == "failed"
-    refused = Answer("error", error={"code": "tool.invalid_name", "message": "too long", "path": "/tools/0/name"})
+    error = {"code": "tool.invalid_name", "message": "too long", "path": "/tools/0/name"}
+    refused = Answer("error", error=error)
     assert judge(check, refused).outcome == "passed"
 
 
