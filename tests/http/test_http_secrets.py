@@ -78,17 +78,23 @@ def test_upstream_keys_reads_every_credential_header_and_the_gemini_query() -> N
     assert upstream_keys({"x-api-key": "abc"}, {}) == set()  # too short to scrub without garbling outputs
 
 
-def test_no_key_a_proxy_echoes_reaches_an_answer(tmp_path: Path) -> None:
+def leaky_recipe(tmp_path: Path, *args: str) -> Path:
+    """The recipe of :data:`LEAKY_PROXY` (``args``: its extra arguments, ``log`` to log the keys too)."""
     proxy = tmp_path / "leaky_proxy.py"
     proxy.write_text(LEAKY_PROXY, encoding="utf-8")
     config = tmp_path / "leaky.toml"
+    command = [sys.executable, str(proxy), "{port}", "{upstream_url}", *args]
     config.write_text(
-        'client_dialect = "openai-chat"\nupstream_dialect = "anthropic"\n'
+        'client_dialect = "openai-chat"\nupstream_dialect = "anthropic"\nname = "leaky-proxy"\n'
         f'api_key = "{CLIENT_KEY}"\nsecrets = ["{LISTED}"]\nready_timeout = 30\n'
-        f"command = {json.dumps([sys.executable, str(proxy), '{port}', '{upstream_url}'])}\n",
+        f"command = {json.dumps(command)}\n",
         encoding="utf-8",
     )
-    adapter = load_adapter(f"http:{config}")
+    return config
+
+
+def test_no_key_a_proxy_echoes_reaches_an_answer(tmp_path: Path) -> None:
+    adapter = load_adapter(f"http:{leaky_recipe(tmp_path)}")
     try:
         reply = {
             "id": "msg_1",
@@ -118,15 +124,7 @@ def test_no_key_a_proxy_echoes_reaches_an_answer(tmp_path: Path) -> None:
 def test_a_proxy_that_logs_the_keys_fails_the_run(tmp_path: Path) -> None:
     """The recipe knows the keys: a proxy writing its client's, its upstream's or a listed key into its
     log is told, by what the key is (never its value), in the footer, and the run fails."""
-    proxy = tmp_path / "leaky_proxy.py"
-    proxy.write_text(LEAKY_PROXY, encoding="utf-8")
-    config = tmp_path / "logging.toml"
-    config.write_text(
-        'client_dialect = "openai-chat"\nupstream_dialect = "anthropic"\nname = "logging-proxy"\n'
-        f'api_key = "{CLIENT_KEY}"\nsecrets = ["{LISTED}"]\nready_timeout = 30\n'
-        f"command = {json.dumps([sys.executable, str(proxy), '{port}', '{upstream_url}', 'log'])}\n",
-        encoding="utf-8",
-    )
+    config = leaky_recipe(tmp_path, "log")
     out = tmp_path / "out"
     command = [
         sys.executable,
@@ -143,17 +141,17 @@ def test_a_proxy_that_logs_the_keys_fails_the_run(tmp_path: Path) -> None:
     )
     assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert "wrote the client's API key into its log" in proc.stdout
-    lines = (out / "logging-proxy.results.jsonl").read_text(encoding="utf-8").splitlines()
+    lines = (out / "leaky-proxy.results.jsonl").read_text(encoding="utf-8").splitlines()
     footer = json.loads(lines[-1])
     assert footer["secrets_logged"] == [
         "the client's API key",
         "a key of the recipe's `secrets`",
         "a key it sent the upstream",
     ]
-    text = "\n".join(lines) + (out / "logging-proxy.md").read_text(encoding="utf-8")
+    text = "\n".join(lines) + (out / "leaky-proxy.md").read_text(encoding="utf-8")
     for key in (CLIENT_KEY, UPSTREAM_KEY, LISTED):
         assert key not in text
-    assert "## Keys in its log" in (out / "logging-proxy.md").read_text(encoding="utf-8")
+    assert "## Keys in its log" in (out / "leaky-proxy.md").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(
