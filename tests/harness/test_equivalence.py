@@ -570,12 +570,6 @@ def test_a_response_judged_on_what_its_case_is_about(corpus: Any) -> None:
     result = judge(check, Answer("payload", payload=good))
     assert result.outcome == "passed", result.diff or result.message
 
-    streamed = copy.deepcopy(good)  # a stream delta's `index` left in a whole message: clients choke on it
-    for i, call in enumerate(streamed["choices"][0]["message"]["tool_calls"]):
-        call["index"] = i
-    result = judge(check, Answer("payload", payload=streamed))
-    assert result.outcome == "failed" and "/tool_calls/0/index" in str(result.message)
-
     wrong = copy.deepcopy(good)
     wrong["choices"][0]["message"]["tool_calls"].pop()  # a call lost: always judged
     result = judge(check, Answer("payload", payload=wrong))

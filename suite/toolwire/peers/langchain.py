@@ -76,6 +76,14 @@ def _payload(source: str, target: str, body: dict[str, Any]) -> Any:
     body = dict(body)
     messages = body.pop("messages", None)
     tools = body.pop("tools", None)
+    if isinstance(tools, list) and any(_is_custom(t) for t in tools):
+        if target == "anthropic":
+            raise TranslationRefusal(
+                UNSUPPORTED,
+                "an OpenAI custom tool is declared with langchain_openai's custom_tool, which no LangChain "
+                "user binds to ChatAnthropic",
+            )
+        tools = [_custom_tool(t) if _is_custom(t) else t for t in tools]
     choice = {k: body.pop(k) for k in ("tool_choice", "parallel_tool_calls") if k in body}
     if "tool_choice" in choice:
         choice.update(_langchain_choice(choice["tool_choice"], foreign=_family(source) != _family(target)))
@@ -201,11 +209,32 @@ def _langchain_choice(choice: Any, *, foreign: bool = False) -> dict[str, Any]:
     return out or {"tool_choice": choice}
 
 
+def _is_custom(tool: Any) -> bool:
+    return isinstance(tool, dict) and tool.get("type") == "custom"
+
+
+def _custom_tool(tool: dict[str, Any]) -> Any:
+    """An OpenAI custom (free-form) tool as a LangChain user declares one: ``langchain_openai.custom_tool``
+    on a function of the tool's name and description (with its grammar ``format``), LangChain's documented
+    form; a raw custom-tool dict is no form ``bind_tools`` documents."""
+    from langchain_openai import custom_tool
+
+    spec = tool.get("custom") if isinstance(tool.get("custom"), dict) else tool
+
+    def declared(text: str) -> str:
+        return text
+
+    declared.__name__ = str(spec.get("name") or "custom")
+    declared.__doc__ = str(spec.get("description") or declared.__name__)
+    fmt = spec.get("format")
+    return custom_tool(format=fmt)(declared) if isinstance(fmt, dict) else custom_tool(declared)
+
+
 def _choice_as_written(choice: dict[str, Any]) -> dict[str, Any] | None:
     """``bind_tools``'s keywords for a provider's choice dict that names a tool or a mode, else None."""
-    function = choice.get("function")
+    function = choice.get("function") or choice.get("custom")
     named = function.get("name") if isinstance(function, dict) else None
-    if choice.get("type") == "function" and isinstance(named, str) and set(choice) == {"type", "function"}:
+    if choice.get("type") in ("function", "custom") and isinstance(named, str) and len(choice) == 2:
         return {"tool_choice": named}
     if not set(choice) <= {"type", "name", "disable_parallel_tool_use"}:
         return None
