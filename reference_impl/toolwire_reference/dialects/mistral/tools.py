@@ -18,13 +18,16 @@ from typing import Any
 from ..._json import MISSING, expect_object, invalid
 from ...choice import refuse_or_degrade
 from ...custom import without_custom_choice
-from ...errors import fail
+from ...errors import SchemaProblem, fail
 from ...model import Choice, Tool
+from ...schema.keywords import require_array_items
+from ...schema.walk import transform
 from .. import openai_common
 from ..common import head, read_function, schema_copy, tool_list
 from .rules import RULES
 
 NAME = RULES.name
+_ARRAY_ITEMS = require_array_items(target="Mistral")
 #: Mistral's string tool choices, each its canonical mode
 STRINGS = {"auto": "auto", "none": "none", "any": "required", "required": "required"}
 
@@ -52,15 +55,22 @@ def decode_tools(payload: object, profile: Mapping[str, str]) -> list[Tool]:
 
 
 def copies_schemas(profile: Mapping[str, str]) -> bool:
-    """Always: Mistral receives the parameter schemas unchanged."""
-    return True
+    """Never: every schema is checked for arrays without ``items`` (schemas/wire/mistral/tools.schema.json
+    takes OpenAI's parameter rules), though it is otherwise sent as the source gave it."""
+    return False
 
 
 def function_fields(tool: Tool) -> dict:
     """``{name, description?, parameters, strict?}`` (``parameters`` is required: an empty object schema
-    for a tool without one)."""
+    for a tool without one); an array schema without ``items`` is refused (``schema.array_missing_items``)."""
     out = head(tool)
-    out["parameters"] = schema_copy(tool) if tool.has_parameters else {"type": "object", "properties": {}}
+    if tool.has_parameters:
+        try:
+            out["parameters"] = transform(schema_copy(tool), pre=_ARRAY_ITEMS)
+        except SchemaProblem as problem:
+            raise tool.params_origin.error(problem) from None
+    else:
+        out["parameters"] = {"type": "object", "properties": {}}
     if tool.strict is not MISSING:
         out["strict"] = tool.strict
     return out
