@@ -49,8 +49,10 @@ def test_a_translator_answering_every_expectation_passes_every_tools_and_tool_ch
 def test_a_refusal_passes_only_where_the_corpus_expects_one() -> None:
     results = _run(Refusing(kinds=PAIR, profiles=EVERY_PROFILE, codes="own"), _of_pair(_main_checks()))
     expected = [r for c, r in results if "error" in c.expectation]
-    other = [r for c, r in results if "error" not in c.expectation]
+    accepted = [r for c, r in results if c.expectation.get("refusal_accepted")]
+    other = [r for c, r in results if not ({"error", "refusal_accepted"} & set(c.expectation))]
     assert expected and all(r.outcome == "passed" and "refused as expected" in r.message for r in expected)
+    assert all(r.outcome == "passed" for r in accepted)  # the case says why a refusal is right there too
     assert other and all(r.outcome == "failed" and "where a payload was expected" in r.message for r in other)
 
 
