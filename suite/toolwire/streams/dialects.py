@@ -50,22 +50,22 @@ def check_stream(events: Any, dialect: str) -> list[Violation]:
     if not isinstance(events, list):
         return [Violation(None, f"{dialect}.stream-shape", "a stream is a list of events")]
     found: dict[str, Violation] = {}
-    for i, event in enumerate([*events, None]):
+
+    def step(call: Any) -> bool:
+        """Run one grammar step; record what it broke; whether checking goes on."""
         try:
-            if i < len(events):
-                grammar.event(i, event)
-            else:
-                grammar.end(len(events))
+            call()
+            going = True
         except GrammarViolation as exc:
             grammar.noted.append(exc.violation)
-            stop = True
-        else:
-            stop = False
+            going = False
         for violation in grammar.noted:
             found.setdefault(violation.rule, violation)
         grammar.noted.clear()
-        if stop:
-            break
+        return going
+
+    if all(step(lambda i=i, e=e: grammar.event(i, e)) for i, e in enumerate(events)):
+        step(lambda: grammar.end(len(events)))
     return list(found.values())
 
 
