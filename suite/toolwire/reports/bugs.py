@@ -494,18 +494,19 @@ def _value_change(expected: str, got: str) -> str:
         return "other"
     if exp and not out:
         return "emptied"
-    for change, holds in (
-        ("start-lost", exp.endswith(out)),
-        ("end-lost", exp.startswith(out)),
-        ("start-added", out.endswith(exp)),
-        ("end-added", out.startswith(exp)),
-        ("part-lost", out in exp),
-        ("part-added", exp in out),
-        ("spacing", exp.split() == out.split()),
-        ("case", exp.casefold() == out.casefold()),
-    ):
-        if holds and exp and out:
-            return change
+    if exp and out:
+        for change, holds in (
+            ("start-lost", exp.endswith(out)),
+            ("end-lost", exp.startswith(out)),
+            ("start-added", out.endswith(exp)),
+            ("end-added", out.startswith(exp)),
+            ("part-lost", out in exp),
+            ("part-added", exp in out),
+            ("spacing", exp.split() == out.split()),
+            ("case", exp.casefold() == out.casefold()),
+        ):
+            if holds:
+                return change
     try:
         json.loads(exp), json.loads(out)
     except ValueError:
